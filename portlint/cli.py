@@ -1,0 +1,169 @@
+"""click commands only: parse options, call the engine, pick a reporter, return the exit code."""
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from portlint import __version__
+
+EXIT_CLEAN, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
+
+
+class _CheckByDefault(click.Group):
+    """`portlint --fix` means `portlint check --fix`: check is the default command."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help", "--version")):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_CheckByDefault, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="portlint")
+def cli() -> None:
+    """Keep every hard-coded network port of a repository inside its lane."""
+
+
+def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    from portlint.engine import known_code
+    from portlint.rules import BY_CODE
+
+    codes = tuple(code.strip().upper() for item in value for code in item.split(",") if code.strip())
+    for code in codes:
+        if not known_code(code):
+            close = difflib.get_close_matches(code, list(BY_CODE), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise click.BadParameter(f"unknown rule {code}{hint}", ctx=ctx, param=param)
+    return codes
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix or --diff).")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--select", multiple=True, callback=_codes, help="Codes or prefixes to check (comma-separated).")
+@click.option("--ignore", multiple=True, callback=_codes, help="Codes or prefixes not to check.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
+@click.option("--ephemeral-floor", metavar="N|auto", help="Override the config's ephemeral floor.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems remain.")
+@click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
+def check(
+    paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
+    ignore: tuple[str, ...], config_path: Path | None, ephemeral_floor: str | None,
+    output_format: str, exit_zero: bool, quiet: bool,
+) -> int:
+    """Check the repository (the default command)."""
+    from portlint.config import find_config, load_config
+    from portlint.engine import Options, run
+    from portlint.report import Context
+
+    start = paths[0] if paths else Path.cwd()
+    config = load_config(find_config(start, config_path), start, ephemeral_floor)
+    options = Options(
+        select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
+        write=not diff, paths=_reported(config.root, paths),
+    )
+    outcome = run(config, options)
+    context = Context(config.root, Path.cwd(), unsafe_fixes)
+    if diff:
+        _print_diff(outcome.changed, context)
+    _report(outcome, context, output_format, quiet)
+    if outcome.write_errors:
+        return EXIT_PROBLEMS if not exit_zero else EXIT_CLEAN
+    if exit_zero:
+        return EXIT_CLEAN
+    return EXIT_PROBLEMS if outcome.problems or (diff and outcome.changed) else EXIT_CLEAN
+
+
+def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
+    """The given paths, relative to the root; empty when they cover the whole root."""
+    relative = []
+    for path in paths:
+        try:
+            part = path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            raise click.BadParameter(f"{path} is outside the repository root {root}") from None
+        if part in ("", "."):
+            return ()
+        relative.append(part)
+    return tuple(relative)
+
+
+def _report(outcome, context, output_format: str, quiet: bool) -> None:  # noqa: ANN001 - engine types imported lazily
+    from portlint.report import json as json_report
+    from portlint.report import text
+
+    reporter = json_report if output_format == "json" else text
+    click.echo(reporter.render(outcome.problems, context), nl=False)
+    if quiet:
+        return
+    for note in [*outcome.notes, *outcome.write_errors]:
+        click.echo(f"portlint: {note}", err=True)
+    if output_format == "text":
+        click.echo(text.summary(outcome.problems, outcome.fixed))
+
+
+def _print_diff(changed: dict[str, tuple[bytes, bytes]], context) -> None:  # noqa: ANN001
+    for path, (before, after) in sorted(changed.items()):
+        shown = context.display(path)
+        lines = difflib.unified_diff(
+            before.decode("utf-8", "replace").splitlines(keepends=True),
+            after.decode("utf-8", "replace").splitlines(keepends=True),
+            f"a/{shown}", f"b/{shown}",
+        )
+        click.echo("".join(lines), nl=False)
+
+
+@cli.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print every rule's documentation.")
+def rule(code: str | None, show_all: bool) -> int:
+    """Print what a rule does, why, an example and its fix safety."""
+    from portlint.rules import ALL, BY_CODE
+
+    if show_all:
+        chosen = list(ALL)
+    elif code and code.upper() in BY_CODE:
+        chosen = [BY_CODE[code.upper()]]
+    else:
+        close = difflib.get_close_matches((code or "").upper(), list(BY_CODE), n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise click.UsageError(f"unknown rule {code}{hint}" if code else "give a rule code, or --all")
+    for module in chosen:
+        click.echo(f"{module.CODE} {module.NAME}\n\n{(module.__doc__ or '').strip()}\n")
+    return EXIT_CLEAN
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: every user error is one line on stderr and exit 2, never a traceback."""
+    from portlint.config import ConfigError
+
+    try:
+        code = cli.main(args=argv, prog_name="portlint", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.exceptions.Abort:
+        click.echo("portlint: aborted", err=True)
+        return EXIT_ERROR
+    except click.ClickException as error:
+        error.show()
+        return EXIT_ERROR
+    except ConfigError as error:
+        click.echo(f"portlint: error: {error}", err=True)
+        return EXIT_ERROR
+    except Exception as error:  # the one place a bug may land: one line, exit 2, no traceback
+        if os.environ.get("PORTLINT_TRACEBACK"):
+            raise
+        click.echo(f"portlint: internal error: {type(error).__name__}: {error}", err=True)
+        return EXIT_ERROR
+    return code if isinstance(code, int) else EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

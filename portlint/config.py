@@ -1,0 +1,532 @@
+"""Find, load and validate portlint's configuration (SPEC §3).
+
+A config is `.portlint.yaml` / `.portlint.yml`, `portlint.toml` or the
+`[tool.portlint]` table of `pyproject.toml`, searched from the target upward to
+the repository root. Every format is parsed into plain data, validated against
+the JSON Schema shipped beside this module (`config_schema.json`), then checked
+for what a schema cannot say (range order, band references). The first problem
+becomes a `ConfigError` naming the file, the key path and what was expected.
+
+ruamel.yaml and jsonschema are imported where they are used: together they
+cost more start-up time than reading a whole repository (shared/PERFORMANCE.md).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from portlint.model import Band, Selector, Window
+
+DEFAULT_INCLUDE = (
+    "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
+)
+# Linux's default net.ipv4.ip_local_port_range is 32768-60999: without a config
+# (or when the host's range cannot be read) that is where ephemeral ports begin.
+STOCK_FLOOR = 32768
+CONFIG_NAMES = (".portlint.yaml", ".portlint.yml", "portlint.toml", "pyproject.toml")
+PORT_RANGE_FILE = "sys/net/ipv4/ip_local_port_range"  # under /proc
+
+_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_TOOL_PORTLINT_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*portlint\s*[\].]", re.MULTILINE)
+_TOML_HEADER = re.compile(r"\s*\[(?!\[)(?P<key>[^\]]*)\]")
+_TOML_KEY_PART = re.compile(r"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\s*(?:\.|$)")
+_TOML_LINE_KEY = re.compile(r"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\s*[.=]")
+_TOML_POSITION = re.compile(r" \(at line (\d+), column \d+\)$")
+
+
+class ConfigError(Exception):
+    """A config that cannot be used: `{path}: {key_path}: {message}`."""
+
+    def __init__(self, path: str, key_path: str, message: str) -> None:
+        super().__init__(path, key_path, message)
+        self.path = path
+        self.key_path = key_path
+        self.message = message
+
+    def __str__(self) -> str:
+        return ": ".join(part for part in (self.path, self.key_path, self.message) if part)
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None  # the config file (absolute), None in zero-config
+    root: Path  # repository root (absolute): the config's directory, else the git root
+    ephemeral_floor: int
+    floor_note: str  # why "auto" fell back to the stock floor, "" otherwise
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    bands: tuple[Band, ...]
+    frozen: tuple[dict[str, Any], ...]  # validated by the schema only
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
+    declared: bool  # a config file was found, with or without bands
+
+
+class _Invalid(Exception):
+    """A problem at a key path inside the document; load_config adds the file."""
+
+    def __init__(self, keys: tuple[str | int, ...], message: str) -> None:
+        super().__init__(keys, message)
+        self.keys = keys
+        self.message = message
+
+
+class _Document(NamedTuple):
+    data: Any  # plain dicts, lists and scalars
+    positions: dict[str, tuple[int, int]]  # band name -> 1-based (line, column) of its key
+    prefix: tuple[str, ...]  # where the config sits in the file: ("tool", "portlint") in pyproject
+
+
+# Discovery
+
+
+def find_config(start: Path, explicit: Path | None = None) -> Path | None:
+    """The config file for `start`: `explicit` if given, else the nearest one upward."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError(_shown(explicit), "", "config file not found")
+        return _absolute(explicit)
+    for directory in _upward(start):
+        for name in CONFIG_NAMES:
+            candidate = directory / name
+            if candidate.is_file() and (name != "pyproject.toml" or _declares_portlint(candidate)):
+                return candidate
+    return None
+
+
+def _upward(start: Path) -> list[Path]:
+    """`start`'s directory and its parents, up to the repository or filesystem root."""
+    directory = _absolute(start)
+    if directory.is_file():
+        directory = directory.parent
+    chain = []
+    for candidate in (directory, *directory.parents):
+        chain.append(candidate)
+        if (candidate / ".git").exists():  # a directory, or a file in worktrees/submodules
+            break
+    return chain
+
+
+def _git_root(start: Path) -> Path | None:
+    top = _upward(start)[-1]
+    return top if (top / ".git").exists() else None
+
+
+def _declares_portlint(pyproject: Path) -> bool:
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    tomllib = _tomllib()
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        # Claim a broken pyproject only if it seems to configure portlint, so
+        # that loading it reports the syntax error instead of ignoring it.
+        return _TOOL_PORTLINT_HEADER.search(text) is not None
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "portlint" in tool
+
+
+# Loading
+
+
+def load_config(
+    path: Path | None,
+    start: Path,
+    floor_override: str | None = None,
+    proc_root: Path = Path("/proc"),
+) -> Config:
+    """The validated config of `path`, or the zero-config defaults when `path` is None."""
+    override = None if floor_override is None else _parse_floor_override(floor_override)
+    if path is None:
+        start_dir = _upward(start)[0]
+        floor, note = _resolve_floor(override or STOCK_FLOOR, proc_root)
+        root = _git_root(start) or start_dir
+        return Config(None, root, floor, note, DEFAULT_INCLUDE, (), (), (), (), declared=False)
+    path = _absolute(path)
+    document = _read(path)
+    try:
+        return _build(path, document, override, proc_root)
+    except _Invalid as problem:
+        keys = (*document.prefix, *problem.keys)
+        raise ConfigError(_shown(path), _key_path(keys), problem.message) from None
+
+
+def _build(path: Path, document: _Document, override: int | str | None, proc_root: Path) -> Config:
+    data = document.data
+    if not isinstance(data, dict):
+        where = "at the top level" if not document.prefix else "for [tool.portlint]"
+        raise _Invalid((), f"expected a mapping {where}, got {_describe(data)}")
+    _validate(data)
+    bands = tuple(
+        _band(name, spec, document.positions.get(name, (1, 1))) for name, spec in data.get("bands", {}).items()
+    )
+    _check_references(bands)
+    floor, note = _resolve_floor(override or data.get("ephemeral_floor", STOCK_FLOOR), proc_root)
+    return Config(
+        path=path,
+        root=path.parent,
+        ephemeral_floor=floor,
+        floor_note=note,
+        include=tuple(data.get("include", DEFAULT_INCLUDE)),
+        exclude=tuple(data.get("exclude", ())),
+        bands=bands,
+        frozen=tuple(data.get("frozen", ())),
+        per_file_ignores=tuple((glob, tuple(codes)) for glob, codes in data.get("per_file_ignores", {}).items()),
+        declared=True,
+    )
+
+
+def _read(path: Path) -> _Document:
+    """Parse the file by its format into plain data; syntax errors become ConfigError."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise ConfigError(_shown(path), "", f"cannot read the file: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(_shown(path), "", f"expected UTF-8 text: {error.reason} at byte {error.start}") from None
+    try:
+        if path.suffix == ".toml":
+            return _read_toml(text, pyproject=path.name == "pyproject.toml")
+        return _read_yaml(text)
+    except _Invalid as problem:
+        raise ConfigError(_shown(path), _key_path(problem.keys), problem.message) from None
+
+
+def _read_yaml(text: str) -> _Document:
+    # The round-trip loader builds only mappings, lists and scalars (never
+    # arbitrary objects, SPEC §7), and keeps each key's position.
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        loaded = YAML(typ="rt").load(text)
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = f" (line {mark.line + 1})" if mark is not None else ""
+        raise _Invalid((), f"expected valid YAML: {error.problem or error.context}{line}") from None
+    except YAMLError as error:  # a ReaderError: a character YAML does not allow
+        position = getattr(error, "position", None)
+        line = f" (line {text.count(chr(10), 0, position) + 1})" if isinstance(position, int) else ""
+        raise _Invalid((), f"expected valid YAML: {str(error).splitlines()[0]}{line}") from None
+    positions: dict[str, tuple[int, int]] = {}
+    bands = loaded.get("bands") if isinstance(loaded, dict) else None
+    if isinstance(bands, dict) and hasattr(bands, "lc"):
+        for name in bands:
+            line, column = bands.lc.key(name)
+            positions[str(name)] = (line + 1, column + 1)
+    return _Document({} if loaded is None else _plain(loaded), positions, ())
+
+
+def _plain(value: Any) -> Any:
+    """ruamel's round-trip types (ScalarInt, CommentedMap, ...) as plain Python values."""
+    from ruamel.yaml.scalarbool import ScalarBoolean  # an anchored boolean: an int subclass
+
+    if isinstance(value, ScalarBoolean):
+        return bool(value)
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    for plain in (bool, int, float, str):  # bool first: it is an int
+        if isinstance(value, plain):
+            return plain(value)
+    return value
+
+
+def _read_toml(text: str, pyproject: bool) -> _Document:
+    tomllib = _tomllib()
+    try:
+        data: Any = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise _Invalid((), "expected valid TOML: " + _TOML_POSITION.sub(r" (line \1)", str(error))) from None
+    prefix: tuple[str, ...] = ()
+    if pyproject:
+        prefix = ("tool", "portlint")
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict) or "portlint" not in tool:
+            raise _Invalid((), "expected a [tool.portlint] table")
+        data = tool["portlint"]
+    return _Document(data, _toml_band_positions(text, prefix), prefix)
+
+
+def _toml_band_positions(text: str, prefix: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """Where each band is declared: its `[bands.NAME]` header, or its key under `[bands]`.
+
+    A line scan, not a TOML parser: it covers how configs are written, and a band
+    it misses keeps the position (1, 1).
+    """
+    bands_table = [*prefix, "bands"]
+    positions: dict[str, tuple[int, int]] = {}
+    table: list[str] | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _TOML_HEADER.match(line)
+        if header:
+            table = _toml_key_parts(header.group("key"))
+            if table is not None and len(table) > len(bands_table) and table[: len(bands_table)] == bands_table:
+                name = table[len(bands_table)]
+                positions.setdefault(name, (number, _column_of(line, name, header.start("key"))))
+        elif table == bands_table and (key := _TOML_LINE_KEY.match(line)):
+            name = next(part for part in key.groups() if part is not None)
+            positions.setdefault(name, (number, key.start(key.lastindex or 1) + 1))
+    return positions
+
+
+def _toml_key_parts(key: str) -> list[str] | None:
+    parts, position = [], 0
+    while position < len(key):
+        match = _TOML_KEY_PART.match(key, position)
+        if match is None or match.end() == position:
+            return None
+        parts.append(next(part for part in match.groups() if part is not None))
+        position = match.end()
+    return parts
+
+
+def _column_of(line: str, name: str, after: int) -> int:
+    found = line.find(name, after)
+    return 1 if found < 0 else found + 1
+
+
+@lru_cache(maxsize=None)
+def _tomllib() -> ModuleType:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
+# Schema validation
+
+
+@lru_cache(maxsize=None)
+def _schema() -> dict[str, Any]:
+    from importlib.resources import files
+
+    schema: dict[str, Any] = json.loads((files("portlint") / "config_schema.json").read_text(encoding="utf-8"))
+    return schema
+
+
+def _validate(data: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(_schema()).iter_errors(data))
+    if error is not None:
+        raise _Invalid(tuple(error.absolute_path), _schema_message(error))
+
+
+def _schema_message(error: Any) -> str:
+    """A jsonschema ValidationError as "expected X, got Y" (or an unknown/missing key)."""
+    keyword, schema, instance = error.validator, error.schema, error.instance
+    if keyword == "additionalProperties":
+        known = list(schema.get("properties", {}))
+        unknown = next(key for key in instance if key not in known)
+        return f'unknown key "{unknown}"' + _did_you_mean(unknown, known)
+    if keyword == "required":
+        missing = next(key for key in error.validator_value if key not in instance)
+        return f'missing required key "{missing}"'
+    if keyword == "oneOf":
+        keys = [key for branch in error.validator_value for key in branch.get("required", ())]
+        present = [key for key in keys if key in instance]
+        got = "both" if present else "neither"
+        return f"expected exactly one of {' or '.join(map(json.dumps, keys))}, got {got}"
+    expected = schema.get("x-expected") or _expectation(keyword, schema)
+    return f"expected {expected}, got {_describe(instance)}" if expected else error.message
+
+
+def _expectation(keyword: str, schema: dict[str, Any]) -> str:
+    if keyword == "type":
+        types: list[str] = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        return " or ".join(_TYPE_WORDS.get(name, name) for name in types)
+    if keyword in ("minimum", "maximum"):
+        if "maximum" in schema:
+            return f"an integer {schema.get('minimum', '')}..{schema['maximum']}"
+        return f"an integer >= {schema['minimum']}"
+    if keyword == "enum":
+        return "one of " + ", ".join(json.dumps(value) for value in schema["enum"])
+    if keyword == "minLength":
+        return "a non-empty string"
+    return ""  # pragma: no cover - every other keyword of the schema carries x-expected
+
+
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "boolean": "true or false",
+}
+
+
+# Bands: what the schema cannot say
+
+
+def _band(name: str, spec: dict[str, Any], position: tuple[int, int]) -> Band:
+    low, high = _bounds(name, spec)
+    window = spec.get("window")
+    band = Band(
+        name=name,
+        low=low,
+        high=high,
+        description=spec.get("description", ""),
+        within=spec.get("within", ""),
+        shares_with=tuple(spec.get("shares_with", ())),
+        ports=tuple(spec.get("ports", {}).items()),
+        window=Window(window["stride"], window["count"]) if window else None,
+        files=_globs(spec.get("files", ())),
+        sites=tuple(_selector(site) for site in spec.get("sites", ())),
+        privileged=spec.get("privileged", False),
+        line=position[0],
+        column=position[1],
+    )
+    for port_name, port in band.ports:
+        if not band.contains(port):
+            raise _Invalid(("bands", name, "ports", port_name), f"expected a port inside {_span(band)}, got {port}")
+    return band
+
+
+def _bounds(name: str, spec: dict[str, Any]) -> tuple[int, int]:
+    if "port" in spec:
+        return spec["port"], spec["port"]
+    written = spec["range"]
+    if isinstance(written, str):
+        match = _RANGE.fullmatch(written)
+        assert match is not None  # the schema's pattern
+        low, high, form, shown = int(match[1]), int(match[2]), "LOW-HIGH", json.dumps(written)
+    else:
+        low, high = written
+        form, shown = "[LOW, HIGH]", f"[{low}, {high}]"
+    if not (1 <= low <= 65535 and 1 <= high <= 65535):
+        raise _Invalid(("bands", name, "range"), f"expected {form} with ports in 1..65535, got {shown}")
+    if low > high:
+        raise _Invalid(("bands", name, "range"), f"expected {form} with LOW <= HIGH, got {shown}")
+    return low, high
+
+
+def _selector(site: str | dict[str, Any]) -> Selector:
+    if isinstance(site, str):
+        return Selector(site)
+    return Selector(site["name"], _globs(site.get("files", ())), site.get("kind", ""), site.get("role", ""))
+
+
+def _globs(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _check_references(bands: tuple[Band, ...]) -> None:
+    """`within` and `shares_with` name other bands; a carve-out lies inside its parent."""
+    by_name = {band.name: band for band in bands}
+    for band in bands:
+        for index, other in enumerate(band.shares_with):
+            _known_band(other, by_name, ("bands", band.name, "shares_with", index))
+        if not band.within:
+            continue
+        where = ("bands", band.name, "within")
+        if band.within == band.name:
+            raise _Invalid(where, f'expected another band, got "{band.name}" itself')
+        parent = _known_band(band.within, by_name, where)
+        if not (parent.low <= band.low and band.high <= parent.high):
+            raise _Invalid(where, f'expected a range inside "{parent.name}" ({_span(parent)}), got {_span(band)}')
+
+
+def _known_band(name: str, by_name: dict[str, Band], where: tuple[str | int, ...]) -> Band:
+    if name not in by_name:
+        raise _Invalid(where, f'unknown band "{name}"' + _did_you_mean(name, list(by_name)))
+    return by_name[name]
+
+
+def _span(band: Band) -> str:
+    return str(band.low) if band.low == band.high else f"{band.low}-{band.high}"
+
+
+# The ephemeral floor
+
+
+def _parse_floor_override(text: str) -> int | str:
+    """The CLI's `--ephemeral-floor N|auto`."""
+    value = text.strip()
+    if value == "auto":
+        return value
+    if re.fullmatch(r"[0-9]+", value) and 1 <= int(value) <= 65535:
+        return int(value)
+    raise ConfigError("--ephemeral-floor", "", f'expected an integer 1..65535 or "auto", got {json.dumps(text)}')
+
+
+def _resolve_floor(value: int | str, proc_root: Path) -> tuple[int, str]:
+    """The floor and, when "auto" could not read the host's range, a note saying so."""
+    if value != "auto":
+        return int(value), ""
+    source = proc_root / PORT_RANGE_FILE
+    try:
+        text = source.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return STOCK_FLOOR, f"ephemeral_floor auto: {source} unreadable; using {STOCK_FLOOR}"
+    first = text.split()[:1]
+    if first and re.fullmatch(r"[0-9]+", first[0]) and 1 <= int(first[0]) <= 65535:
+        return int(first[0]), ""
+    return STOCK_FLOOR, f"ephemeral_floor auto: {source} holds no port range ({text.strip()!r}); using {STOCK_FLOOR}"
+
+
+# Messages
+
+
+def _key_path(keys: tuple[str | int, ...]) -> str:
+    """`("bands", "engine", "sites", 1, "role")` -> `bands.engine.sites[1].role`.
+
+    A key that is not a bare word (`a.b`, `docs/**`) is quoted as TOML quotes it.
+    """
+    text = ""
+    for key in keys:
+        if isinstance(key, int):
+            text += f"[{key}]"
+        else:
+            word = key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+            text += f".{word}" if text else word
+    return text
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return str(value)
+
+
+def _did_you_mean(word: str, choices: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+def _absolute(path: Path) -> Path:
+    """Absolute and normalized (`..` folded), symlinks left as written."""
+    return Path(os.path.abspath(path))
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the working directory when it lies below it."""
+    absolute = _absolute(path)
+    try:
+        return absolute.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(absolute)

@@ -1,0 +1,240 @@
+"""discover → extract → bind → run rules → drop suppressed → (fix → re-check) → outcome."""
+from __future__ import annotations
+
+import importlib
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from portlint import discover, writer
+from portlint.binding import bind, files_match
+from portlint.config import Config
+from portlint.edits import apply, compatible
+from portlint.extract import Extraction, Suppression
+from portlint.model import Failure, Layout
+from portlint.naming import NameFilter
+from portlint.problem import Problem
+from portlint.rules import BY_CODE, CHECKS, unused_suppression
+from portlint.source import Source
+
+MAX_FIX_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class Options:
+    select: tuple[str, ...] = ()  # codes or prefixes; empty: every rule
+    ignore: tuple[str, ...] = ()
+    fix: bool = False
+    unsafe_fixes: bool = False
+    write: bool = True  # False for --diff: compute the fixes, write nothing
+    paths: tuple[str, ...] = ()  # root-relative paths to report on; empty: everything
+
+
+@dataclass(frozen=True)
+class FileState:
+    path: str
+    kind: str
+    data: bytes
+    extraction: Extraction
+
+
+@dataclass
+class Outcome:
+    problems: list[Problem]
+    notes: list[str] = field(default_factory=list)
+    changed: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)
+    fixed: int = 0
+    write_errors: list[str] = field(default_factory=list)
+
+
+class Engine:
+    """One run over one repository root with one config."""
+
+    def __init__(self, config: Config, options: Options) -> None:
+        self.config = config
+        self.options = options
+        selector_names = [sel.name for band in config.bands for sel in band.sites]
+        selector_names += [name for band in config.bands for name, _ in band.ports]
+        self.names = NameFilter(selector_names)
+        self.notes: list[str] = [config.floor_note] if config.floor_note else []
+        self.read_failures: list[Failure] = []
+
+    # -- the run ---------------------------------------------------------------
+    def run(self) -> Outcome:
+        files = dict(self.scan())
+        if not self.options.fix:
+            return Outcome(self.check(files), self.notes)
+        return self.fix(files)
+
+    def scan(self) -> Iterator[tuple[str, FileState]]:
+        root = self.config.root
+        pattern = discover.prefilter(self.names.selector_names)
+        config_path = self.config_display()
+        for candidate in discover.candidates(root, self.config.include, self.config.exclude):
+            if candidate.path == config_path:
+                continue  # the layout's own numbers are the layout, not sites
+            data = self._read(root / candidate.path, candidate.path)
+            if data is not None and pattern.search(data):
+                yield candidate.path, self.extract(candidate.path, candidate.kind, data)
+
+    def extract(self, path: str, kind: str, data: bytes) -> FileState:
+        try:
+            source = Source(path, data)
+        except UnicodeDecodeError as error:
+            where = f"byte 0x{data[error.start]:02x} at offset {error.start}"
+            return FileState(path, kind, data, Extraction(error=f"not UTF-8 text ({where})"))
+        module = importlib.import_module(f"portlint.extract.{kind}")
+        return FileState(path, kind, data, module.extract(source, self.names))
+
+    def _read(self, full: Path, path: str) -> bytes | None:
+        if full.is_symlink() and not discover.inside(self.config.root, full):
+            self.notes.append(f"{path}: skipped: a symlink leading outside the repository")
+            return None
+        try:
+            if full.is_dir():
+                self.notes.append(f"{path}: skipped: a directory")
+                return None
+            size = full.stat().st_size
+            if size > discover.MAX_BYTES:
+                self.notes.append(f"{path}: skipped: {size} bytes, over the {discover.MAX_BYTES}-byte limit")
+                return None
+            data = full.read_bytes()
+        except FileNotFoundError:
+            return None  # listed by git but deleted in the work tree
+        except OSError as error:
+            self.read_failures.append(Failure(path, 1, 1, f"cannot read: {error.strerror or error}"))
+            return None
+        if b"\0" in data[:8192]:
+            self.notes.append(f"{path}: skipped: binary (NUL bytes)")
+            return None
+        return data
+
+    # -- checking --------------------------------------------------------------
+    def layout(self, files: dict[str, FileState]) -> Layout:
+        config = self.config
+        sites = bind((s for f in files.values() for s in f.extraction.sites), config.bands)
+        failures = [
+            Failure(f.path, f.extraction.error_line, f.extraction.error_column, f.extraction.error)
+            for f in files.values() if f.extraction.error
+        ]
+        return Layout(
+            config.ephemeral_floor, config.bands, sites,
+            tuple(self.read_failures + failures), self.config_display(), bool(config.bands),
+        )
+
+    def config_display(self) -> str:
+        path = self.config.path
+        if path is None:
+            return ""
+        try:
+            return path.resolve().relative_to(self.config.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+    def enabled(self, code: str) -> bool:
+        rule = BY_CODE.get(code)
+        if rule is None:
+            return True  # an unknown code in a suppression: PL002 reports it
+        if rule.NEEDS_LAYOUT and not self.config.bands:
+            return False
+        if self.options.select and not _matches_any(code, self.options.select):
+            return False
+        return not _matches_any(code, self.options.ignore)
+
+    def check(self, files: dict[str, FileState]) -> list[Problem]:
+        layout = self.layout(files)
+        problems = [p for rule in CHECKS if self.enabled(rule.CODE) for p in rule.check(layout)]
+        problems = [p for p in problems if not self._ignored_for_file(p)]
+        kept, used = _apply_suppressions(problems, files)
+        if self.enabled(unused_suppression.CODE):
+            suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
+            kept += unused_suppression.unused(suppressions, used, self.enabled, lambda p: files[p].data, BY_CODE)
+        return sorted(set(p for p in kept if self.reported(p.path)))
+
+    def _ignored_for_file(self, problem: Problem) -> bool:
+        return any(
+            files_match((pattern,), problem.path) and _matches_any(problem.code, codes)
+            for pattern, codes in self.config.per_file_ignores
+        )
+
+    def reported(self, path: str) -> bool:
+        wanted = self.options.paths
+        return not wanted or any(path == p or path.startswith(p.rstrip("/") + "/") or p in ("", ".") for p in wanted)
+
+    # -- fixing ----------------------------------------------------------------
+    def applicable(self, problem: Problem) -> bool:
+        return problem.fix is not None and (problem.fix.safe or self.options.unsafe_fixes)
+
+    def fix(self, files: dict[str, FileState]) -> Outcome:
+        original = {path: state.data for path, state in files.items()}
+        outcome = Outcome([], self.notes)
+        refused: set[str] = set()
+        for _ in range(MAX_FIX_ROUNDS):
+            by_path = defaultdict(list)
+            for problem in self.check(files):
+                if self.applicable(problem) and problem.path not in refused:
+                    by_path[problem.path].append(problem.fix)
+            if not by_path:
+                break
+            for path, fixes in by_path.items():
+                outcome.fixed += self._fix_file(files, path, compatible(fixes), refused)
+        else:
+            for path in by_path:
+                self.notes.append(f"{path}: fixes did not converge after {MAX_FIX_ROUNDS} rounds; file left as it was")
+                files[path] = self.extract(path, files[path].kind, original[path])
+        outcome.problems = self.check(files)
+        outcome.changed = {p: (original[p], f.data) for p, f in files.items() if f.data != original[p]}
+        if self.options.write:
+            self._write(outcome)
+        return outcome
+
+    def _fix_file(self, files: dict[str, FileState], path: str, fixes: list, refused: set[str]) -> int:
+        state = files[path]
+        fixed = apply(state.data, (edit for fix in fixes for edit in fix.edits))
+        after = self.extract(path, state.kind, fixed)
+        if after.extraction.error:
+            refused.add(path)
+            self.notes.append(f"{path}: fixes not applied: the result would not parse ({after.extraction.error})")
+            return 0
+        files[path] = after
+        return len(fixes)
+
+    def _write(self, outcome: Outcome) -> None:
+        for path, (_, after) in sorted(outcome.changed.items()):
+            try:
+                writer.write_atomic(self.config.root / path, after)
+            except OSError as error:
+                outcome.write_errors.append(f"{path}: not written: {error.strerror or error}")
+
+
+def run(config: Config, options: Options) -> Outcome:
+    return Engine(config, options).run()
+
+
+def _matches_any(code: str, prefixes: Iterable[str]) -> bool:
+    return any(prefix == "ALL" or code.startswith(prefix) for prefix in prefixes)
+
+
+def _apply_suppressions(
+    problems: list[Problem], files: dict[str, FileState]
+) -> tuple[list[Problem], dict[tuple[str, int], set[str]]]:
+    """Drop problems an ignore comment on their line covers; remember which codes were used."""
+    comments: dict[tuple[str, int], list[Suppression]] = defaultdict(list)
+    for state in files.values():
+        for suppression in state.extraction.suppressions:
+            comments[(state.path, suppression.line)].append(suppression)
+    used: dict[tuple[str, int], set[str]] = defaultdict(set)
+    kept = []
+    for problem in problems:
+        key = (problem.path, problem.line)
+        if problem.code != "PL001" and any(not s.codes or problem.code in s.codes for s in comments.get(key, ())):
+            used[key].add(problem.code)
+        else:
+            kept.append(problem)
+    return kept, used
+
+
+def known_code(code: str) -> bool:
+    return code == "ALL" or any(known.startswith(code) for known in BY_CODE)
+

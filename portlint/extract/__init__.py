@@ -1,0 +1,47 @@
+"""Extractors: one module per source kind, each `extract(source, names) -> Extraction`.
+
+An extractor finds sites and suppression comments; it never decides whether
+something is wrong. A file that does not parse gives an Extraction with `error`
+set (reported as PL001), never an exception.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from portlint.model import Site
+
+_SUPPRESSION = re.compile(r"portlint:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """`portlint: ignore` or `portlint: ignore[PL101,PL301]` inside one comment."""
+
+    line: int
+    column: int
+    codes: tuple[str, ...]  # empty: every code
+    start: int  # byte span of the whole comment, for PL002's fix
+    end: int
+
+
+@dataclass(frozen=True)
+class Extraction:
+    sites: tuple[Site, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
+    error: str = ""
+    error_line: int = 1
+    error_column: int = 1
+
+
+def suppression_in(comment: str, line: int, column: int, start: int, end: int) -> Suppression | None:
+    """The suppression a comment's text carries, if any.
+
+    `comment` is the text of one comment as the file's parser delimited it;
+    `start`/`end` are that comment's byte span.
+    """
+    match = _SUPPRESSION.search(comment)
+    if match is None:
+        return None
+    codes = tuple(c.strip().upper() for c in (match.group(1) or "").split(",") if c.strip())
+    return Suppression(line, column, codes, start, end)

@@ -1,0 +1,201 @@
+"""Python sites, from the stdlib `ast` (positions suffice here; nothing is imported or run).
+
+Found: `NAME = N` (also annotated, at any level; inside a class the name is
+`Class.NAME`), literals in the branches of a conditional or boolean expression
+(`base = max(c) if c else 7000`), parameter defaults (`def f(start_port=7000)`),
+keyword arguments (`serve(port=7000)`), `os.environ.get("NAME", default)` /
+`os.getenv(...)`, `os.environ["NAME"] = "N"` and `os.environ.setdefault("NAME", "N")`.
+A numeric string literal counts as a port when its digits are the whole string.
+"""
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import tokenize
+from collections.abc import Iterator
+
+from portlint.extract import Extraction, Suppression, suppression_in
+from portlint.model import Site
+from portlint.naming import NameFilter, role_of
+from portlint.source import Source
+
+_ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
+_ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
+_ENV_MAPPINGS = frozenset(("os.environ", "environ"))
+
+
+def extract(source: Source, names: NameFilter) -> Extraction:
+    try:
+        tree = ast.parse(source.data, filename=source.path)
+    except SyntaxError as error:
+        return Extraction(
+            error=f"invalid Python: {error.msg}", error_line=error.lineno or 1, error_column=error.offset or 1
+        )
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
+        return Extraction(error=f"invalid Python: {error}")
+    finder = _SiteFinder(source, names)
+    finder.visit(tree)
+    return Extraction(tuple(finder.sites), _suppressions(source))
+
+
+def dotted(node: ast.AST) -> str:
+    """`os.environ.get` for an attribute chain of names, "" for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+class _SiteFinder(ast.NodeVisitor):
+    def __init__(self, source: Source, names: NameFilter) -> None:
+        self.source = source
+        self.names = names
+        self.scopes: list[str] = []
+        self.class_depth: list[bool] = []
+        self.sites: list[Site] = []
+
+    # -- scopes --------------------------------------------------------------
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._in_scope(node.name, node, is_class=True)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default]
+        for arg, default in pairs:
+            self._literal(default, f"{self._qualified(node.name)}.{arg.arg}", arg.arg)
+        self._in_scope(node.name, node, is_class=False)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _in_scope(self, name: str, node: ast.AST, is_class: bool) -> None:
+        self.scopes.append(name)
+        self.class_depth.append(is_class)
+        self.generic_visit(node)
+        self.scopes.pop()
+        self.class_depth.pop()
+
+    def _qualified(self, name: str) -> str:
+        return ".".join((*self.scopes, name))
+
+    # -- assignments -----------------------------------------------------------
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._assignment(target, node.value)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self._assignment(node.target, node.value)
+        self.generic_visit(node)
+
+    def _assignment(self, target: ast.AST, value: ast.AST) -> None:
+        if isinstance(target, ast.Subscript) and dotted(target.value) in _ENV_MAPPINGS:
+            self._literal(value, _string(target.slice), None)
+            return
+        name = target.id if isinstance(target, ast.Name) else dotted(target)
+        if not name:
+            return
+        in_class = bool(self.class_depth) and self.class_depth[-1]
+        qualified = f"{self.scopes[-1]}.{name}" if in_class else name
+        for literal in _branch_literals(value):
+            self._literal(literal, qualified, name)
+
+    # -- calls ----------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = dotted(node.func)
+        if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
+            self._literal(node.args[1], _string(node.args[0]), None)
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                for literal in _branch_literals(keyword.value):
+                    self._literal(literal, keyword.arg, keyword.arg)
+        self.generic_visit(node)
+
+    # -- sites ----------------------------------------------------------------
+    def _literal(self, node: ast.AST, name: str, leaf: str | None) -> None:
+        """Record `node` as a site named `name` when it is a port literal and wanted."""
+        if not name or not isinstance(node, ast.Constant) or not self.names.wants(name):
+            return
+        span = _digits_span(self.source, node)
+        if span is None:
+            return
+        start, end, value = span
+        line, column = self.source.position(start)
+        end_line, end_column = self.source.position(end)
+        self.sites.append(Site(
+            self.source.path, line, column, start, end, "python", name, value,
+            role=role_of(leaf or name), scope=".".join(self.scopes),
+            end_line=end_line, end_column=end_column,
+        ))
+
+
+def _branch_literals(node: ast.AST) -> Iterator[ast.AST]:
+    """The node itself, or the literal branches of `a if c else b` / `a or b`."""
+    if isinstance(node, ast.IfExp):
+        yield from _branch_literals(node.body)
+        yield from _branch_literals(node.orelse)
+    elif isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from _branch_literals(value)
+    elif isinstance(node, ast.Constant):
+        yield node
+
+
+def _string(node: ast.AST) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def _digits_span(source: Source, node: ast.Constant) -> tuple[int, int, int] | None:
+    """Byte span of the literal's digits (inside the quotes of a string), and its value."""
+    if node.end_lineno is None or node.end_col_offset is None:
+        return None
+    start = _offset(source, node.lineno, node.col_offset)
+    end = _offset(source, node.end_lineno, node.end_col_offset)
+    raw = source.data[start:end]
+    value = node.value
+    if type(value) is int:
+        return (start, end, value) if value >= 0 and raw.replace(b"_", b"").isdigit() else None
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+        return None
+    if value[0] == "0" and value != "0":
+        return None
+    body = value.encode()
+    at = raw.find(body)
+    opening, closing = raw[:at], raw[at + len(body):]
+    quote = closing[:1]
+    if at < 0 or quote not in (b"'", b'"') or closing.strip(quote) or not opening.endswith(closing):
+        return None  # concatenated, escaped or otherwise not one plain literal
+    return start + at, start + at + len(body), int(value)
+
+
+def _offset(source: Source, line: int, byte_column: int) -> int:
+    """ast's columns are UTF-8 byte offsets, counted after a BOM on the first line."""
+    bom = 3 if line == 1 and source.data.startswith(codecs.BOM_UTF8) else 0
+    return source.line_offset(line, byte_column + bom)
+
+
+def _suppressions(source: Source) -> tuple[Suppression, ...]:
+    if b"portlint:" not in source.data:
+        return ()
+    found = []
+    readline = io.StringIO(source.text).readline
+    try:
+        for token in tokenize.generate_tokens(readline):
+            if token.type != tokenize.COMMENT:
+                continue
+            row, col = token.start
+            start = source.char_offset(row - 1, col)
+            end = start + len(token.string.encode())
+            suppression = suppression_in(token.string, row, col + 1, start, end)
+            if suppression is not None:
+                found.append(suppression)
+    except (tokenize.TokenError, SyntaxError):
+        pass  # ast accepted the file, so this is tokenize's own edge case; keep what was found
+    return tuple(found)

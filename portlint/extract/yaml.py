@@ -1,0 +1,146 @@
+"""YAML sites: integer scalars (and integer-looking quoted strings) under port-like keys.
+
+Parsed with ruamel.yaml's composer, which builds nodes with positions and never
+constructs Python objects from tags. The C-backed composer is used when
+ruamel.yaml.clib is installed (≈6× faster than the pure one, same marks).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from portlint.extract import Extraction, Suppression, suppression_in
+from portlint.model import Site
+from portlint.naming import NameFilter, role_of
+from portlint.source import Source
+
+_INT_TAG = "tag:yaml.org,2002:int"
+_MERGE_KEY = "<<"
+
+
+@lru_cache(maxsize=1)
+def _yaml() -> Any:
+    from ruamel.yaml import YAML
+
+    try:
+        return YAML(typ="safe", pure=False)
+    except ImportError:  # no ruamel.yaml.clib: the pure composer gives the same nodes
+        return YAML(typ="safe", pure=True)
+
+
+def compose(text: str) -> list[Any]:
+    """Every document's root node; raises ruamel.yaml.YAMLError on bad input."""
+    return [doc for doc in _yaml().compose_all(text) if doc is not None]
+
+
+def extract(source: Source, names: NameFilter) -> Extraction:
+    from ruamel.yaml import YAMLError
+
+    try:
+        roots = compose(source.text)
+    except YAMLError as error:
+        return _parse_error(error)
+    except RecursionError:
+        return Extraction(error="YAML nested too deeply to parse")
+    sites, scalar_spans = [], []
+    for path, node in walk(roots):
+        if node.id == "scalar":
+            scalar_spans.append((node.start_mark.index, node.end_mark.index))
+            site = _site(source, path, node, names)
+            if site is not None:
+                sites.append(site)
+    return Extraction(tuple(sites), _suppressions(source, scalar_spans))
+
+
+def walk(roots: list[Any]) -> Iterator[tuple[str, Any]]:
+    """(key path, node) for every node, each node once even when aliased.
+
+    Aliases share their anchor's node object, so remembering visited collections
+    keeps alias bombs and recursive anchors linear.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [("", root) for root in reversed(roots)]
+    while stack:
+        path, node = stack.pop()
+        if node.id == "scalar":
+            yield path, node
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield path, node
+        stack.extend(reversed(list(_children(path, node))))
+
+
+def _children(path: str, node: Any) -> Iterator[tuple[str, Any]]:
+    if node.id == "sequence":
+        for index, item in enumerate(node.value):
+            yield f"{path}[{index}]", item
+        return
+    for key, value in node.value:
+        if key.id != "scalar" or key.value == _MERGE_KEY:
+            continue  # a merged mapping is walked where it is anchored
+        yield (f"{path}.{key.value}" if path else str(key.value)), value
+
+
+def _site(source: Source, path: str, node: Any, names: NameFilter) -> Site | None:
+    if not path or not _is_port_literal(node) or not names.wants(path):
+        return None
+    mark = node.start_mark
+    quoted = node.style in ("'", '"')
+    start = source.char_offset(mark.line, mark.column + quoted)
+    end = start + len(node.value)
+    if source.data[start:end] != node.value.encode():
+        return None  # an escaped or folded literal: no plain digits to point at
+    line, column = source.position(start)
+    end_line, end_column = source.position(end)
+    scope = path.rsplit(".", 1)[0] if "." in path else ""
+    return Site(
+        source.path, line, column, start, end, "yaml", path, int(node.value),
+        role=role_of(path), scope=scope, end_line=end_line, end_column=end_column,
+    )
+
+
+def _is_port_literal(node: Any) -> bool:
+    value = node.value
+    if not value.isascii() or not value.isdigit() or (value[0] == "0" and value != "0"):
+        return False
+    if node.style in ("'", '"'):
+        return True
+    return node.style in (None, "") and node.tag == _INT_TAG
+
+
+def _suppressions(source: Source, scalar_spans: list[tuple[int, int]]) -> tuple[Suppression, ...]:
+    """Suppression comments: a `#` after whitespace or at a line start, outside every scalar."""
+    text = source.text
+    if "portlint:" not in text:
+        return ()
+    found = []
+    position = text.find("portlint:")
+    while position != -1:
+        hash_at = text.rfind("#", text.rfind("\n", 0, position) + 1, position)
+        if hash_at != -1 and _starts_comment(text, hash_at, scalar_spans):
+            line_end = text.find("\n", position)
+            comment = text[hash_at : len(text) if line_end == -1 else line_end].rstrip("\r")
+            start = source.byte_offset(hash_at)
+            line, column = source.position(start)
+            suppression = suppression_in(comment, line, column, start, start + len(comment.encode()))
+            if suppression is not None:
+                found.append(suppression)
+        position = text.find("portlint:", position + 1)
+    return tuple(found)
+
+
+def _starts_comment(text: str, index: int, scalar_spans: list[tuple[int, int]]) -> bool:
+    if index > 0 and text[index - 1] not in " \t\n":
+        return False
+    return not any(start <= index < end for start, end in scalar_spans)
+
+
+def _parse_error(error: Any) -> Extraction:
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    if mark is None:
+        return Extraction(error=f"invalid YAML: {problem}")
+    return Extraction(error=f"invalid YAML: {problem}", error_line=mark.line + 1, error_column=mark.column + 1)

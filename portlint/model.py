@@ -1,0 +1,161 @@
+"""The typed model every rule reads: sites found in files, bands of the layout."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Roles of a site (SPEC §2).
+PORT = "port"
+LOW = "low"
+HIGH = "high"
+BASE = "base"
+
+
+@dataclass(frozen=True)
+class Site:
+    """One place in one file where a port number is written.
+
+    `start`/`end` are the byte span of the number's digits inside the file;
+    quotes around a quoted literal stay outside the span, so an edit of the span
+    keeps the literal's quoting as written.
+    """
+
+    path: str  # repository-relative, POSIX separators
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    start: int  # byte offset of the first digit
+    end: int  # byte offset after the last digit
+    kind: str  # yaml | shell | python | markdown | comment
+    name: str  # key path, variable, option (--x), Python name, env var
+    value: int
+    role: str = PORT
+    aliases: tuple[str, ...] = ()  # other names the site answers to
+    scope: str = ""  # parent key / enclosing scope, for pairing low with high
+    derived: str = ""  # the expression of a computed site (shell arithmetic)
+    band: str = ""  # set by binding
+    end_line: int = 0
+    end_column: int = 0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+    @property
+    def fixable(self) -> bool:
+        """A computed value has no literal to rewrite."""
+        return not self.derived
+
+    @property
+    def is_doc(self) -> bool:
+        """Docs describe the layout; PL501 checks them, the port rules do not."""
+        return self.kind in ("markdown", "comment")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Binds sites to a band: a name plus optional file glob, kind and role."""
+
+    name: str
+    files: tuple[str, ...] = ()
+    kind: str = ""
+    role: str = ""
+
+
+@dataclass(frozen=True)
+class Window:
+    stride: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Band:
+    """A named, inclusive port range of the canonical layout."""
+
+    name: str
+    low: int
+    high: int
+    description: str = ""
+    within: str = ""
+    shares_with: tuple[str, ...] = ()
+    ports: tuple[tuple[str, int], ...] = ()
+    window: Window | None = None
+    files: tuple[str, ...] = ()
+    sites: tuple[Selector, ...] = ()
+    privileged: bool = False
+    line: int = 1  # where the band is declared in the config file
+    column: int = 1
+
+    def port_named(self, name: str) -> int | None:
+        for port_name, port in self.ports:
+            if name_matches(port_name, name):
+                return port
+        return None
+
+    def contains(self, port: int) -> bool:
+        return self.low <= port <= self.high
+
+    def overlaps(self, other: Band) -> bool:
+        return self.low <= other.high and other.low <= self.high
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A file that could not be read or parsed (PL001)."""
+
+    path: str
+    line: int
+    column: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Range:
+    """A low site and its high sibling: same file, same scope, same name stem."""
+
+    low: Site
+    high: Site
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The whole picture a rule sees: the declared layout plus every site found."""
+
+    ephemeral_floor: int
+    bands: tuple[Band, ...] = ()
+    sites: tuple[Site, ...] = ()
+    failures: tuple[Failure, ...] = ()
+    config_path: str = ""  # path of the config as shown in problems, "" in zero-config
+    declared: bool = False  # a config file declares the layout
+
+    @property
+    def code_sites(self) -> tuple[Site, ...]:
+        """Sites in configs, scripts and code (not docs)."""
+        return tuple(site for site in self.sites if not site.is_doc)
+
+    def band(self, name: str) -> Band | None:
+        for band in self.bands:
+            if band.name == name:
+                return band
+        return None
+
+    def related(self, a: str, b: str) -> bool:
+        """True when bands a and b may overlap: a carve-out or declared sharing."""
+        band_a, band_b = self.band(a), self.band(b)
+        if band_a is None or band_b is None:
+            return False
+        return (
+            band_a.within == b
+            or band_b.within == a
+            or b in band_a.shares_with
+            or a in band_b.shares_with
+        )
+
+
+def name_matches(selector: str, name: str) -> bool:
+    """A selector matches a name whole, or a dotted suffix of it at a dot boundary.
+
+    `generation.port_range_low` matches `policy.generation.port_range_low`;
+    `--min-worker-port` and `min-worker-port` name the same long option.
+    """
+    selector = selector.lstrip("-") if selector.startswith("--") else selector
+    name = name[2:] if name.startswith("--") else name
+    return name == selector or name.endswith("." + selector)

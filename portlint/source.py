@@ -1,0 +1,60 @@
+"""Byte offsets <-> 1-based line and character column, for one file."""
+from __future__ import annotations
+
+from bisect import bisect_right
+
+
+class Source:
+    """A file's bytes and its decoded text, with position arithmetic between them.
+
+    Parsers report character indices (ruamel.yaml) or UTF-8 byte columns (ast);
+    sites and edits use byte offsets. This is the one place that converts.
+    """
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self.data = data
+        self.text = data.decode("utf-8")
+        self.ascii = len(self.text) == len(data)
+        self.line_starts = [0]
+        find = data.find
+        pos = find(b"\n")
+        while pos != -1:
+            self.line_starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+
+    def line_of(self, offset: int) -> int:
+        """1-based line of a byte offset."""
+        return bisect_right(self.line_starts, offset)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, character column) of a byte offset."""
+        line = self.line_of(offset)
+        start = self.line_starts[line - 1]
+        if self.ascii:
+            return line, offset - start + 1
+        return line, len(self.data[start:offset].decode("utf-8", "replace")) + 1
+
+    def byte_offset(self, char_index: int) -> int:
+        """Byte offset of a character index into `text`."""
+        if self.ascii:
+            return char_index
+        return len(self.text[:char_index].encode("utf-8"))
+
+    def char_offset(self, line0: int, char_column0: int) -> int:
+        """Byte offset of a 0-based line and 0-based character column."""
+        start = self.line_starts[line0]
+        if self.ascii:
+            return start + char_column0
+        end = self.line_starts[line0 + 1] if line0 + 1 < len(self.line_starts) else len(self.data)
+        line_text = self.data[start:end].decode("utf-8")
+        return start + len(line_text[:char_column0].encode("utf-8"))
+
+    def line_offset(self, line: int, byte_column: int) -> int:
+        """Byte offset of a 1-based line and 0-based byte column."""
+        return self.line_starts[line - 1] + byte_column
+
+    def line_bytes(self, line: int) -> bytes:
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] if line < len(self.line_starts) else len(self.data)
+        return self.data[start:end]

@@ -1,0 +1,41 @@
+"""The rules, one module each, registered here explicitly (no import side effects).
+
+A rule module has CODE, NAME, NEEDS_LAYOUT, a docstring (the user documentation
+`portlint rule CODE` prints) and `check(layout) -> Iterator[Problem]`.
+PL002 is the exception: it judges the other rules' suppressions, so the engine
+calls `unused_suppression.unused(...)` after they have run.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+from portlint.rules import (
+    band_overlap,
+    ephemeral_overlap,
+    invalid_port,
+    layout_drift,
+    parse_error,
+    privileged_port,
+    site_overlap,
+    unbound_port,
+    unused_suppression,
+)
+
+ALL: tuple[ModuleType, ...] = (
+    parse_error,
+    unused_suppression,
+    ephemeral_overlap,
+    invalid_port,
+    privileged_port,
+    band_overlap,
+    site_overlap,
+    layout_drift,
+    unbound_port,
+)
+CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if rule is not unused_suppression)
+BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
+
+
+def summary(rule: ModuleType) -> str:
+    """The first line of a rule's documentation."""
+    return (rule.__doc__ or "").strip().splitlines()[0]

@@ -1,0 +1,37 @@
+"""A port or range reaches the kernel's ephemeral range.
+
+What it does: flags every site whose port (or whose range's high end) is at or
+above `ephemeral_floor`, and every declared band that reaches it.
+Why: the kernel hands ports from that range to outgoing connections (32768–60999
+on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
+port, releases it and binds it later loses the race at scale: EADDRINUSE at
+startup, intermittently, on big clusters only.
+Example (fails, floor 9000): `cluster.master_port_range_high: 25000`
+Fix: via the layout: move the band below the floor, then PL301 rewrites bound sites.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.model import Layout
+from portlint.problem import Problem, at_band
+
+CODE = "PL101"
+NAME = "ephemeral-overlap"
+NEEDS_LAYOUT = False
+
+_MAX_PORT = 65535
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    floor = layout.ephemeral_floor
+    for band in layout.bands:
+        if band.high >= floor:
+            yield at_band(
+                layout.config_path, band, CODE,
+                f"band {band.name} ({band.low}-{band.high}) reaches the ephemeral range ({floor}+)",
+            )
+    for site in layout.code_sites:
+        if floor <= site.value <= _MAX_PORT:
+            what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
+            yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

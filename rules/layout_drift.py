@@ -1,0 +1,38 @@
+"""A bound site's value differs from the canonical layout.
+
+What it does: for every site a band claims, compares the written value with the
+value the layout gives it: a range's low end (or a scan base) is the band's low,
+its high end the band's high, a name under the band's `ports:` that port, a
+single-port band its port. A site whose layout value is not a single number
+(a plain port inside a range band) is flagged only when it leaves the band.
+Why: the layout is declared once so that twenty files cannot disagree; a value
+that drifted is how a stale port survives a layout change.
+Example (fails, band master 1400-1999): `cluster.master_port_range_low: 1500`
+Fix: safe: rewrites the literal's digits, keeping its quoting and everything else.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.binding import canonical
+from portlint.model import Layout
+from portlint.problem import Problem
+
+CODE = "PL301"
+NAME = "layout-drift"
+NEEDS_LAYOUT = True
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    for site in layout.code_sites:
+        band = layout.band(site.band) if site.band and not site.derived else None
+        if band is None:
+            continue
+        wanted = canonical(site, band)
+        if wanted is None:
+            if not band.contains(site.value):
+                yield Problem.at(site, CODE, f"{site.name}={site.value} lies outside band {band.name} ({band.low}-{band.high})")
+        elif site.value != wanted:
+            yield Problem.replacing(
+                site, CODE, f"{site.name}={site.value} drifted from the layout: band {band.name} gives {wanted}", wanted
+            )

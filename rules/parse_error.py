@@ -1,0 +1,25 @@
+"""A file could not be read or parsed.
+
+What it does: reports every candidate file portlint could not read (permissions,
+not UTF-8) or parse (invalid YAML, Python or shell syntax), with the reason and,
+where the parser gives one, the position.
+Why: a port written in a file portlint cannot parse is a port nobody checks;
+the rest of the repository is still checked.
+Example (fails): `port: "7000` (an unclosed quote in YAML).
+Fix: none; repair the file by hand.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.model import Layout
+from portlint.problem import Problem
+
+CODE = "PL001"
+NAME = "parse-error"
+NEEDS_LAYOUT = False
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    for failure in layout.failures:
+        yield Problem(failure.path, failure.line, failure.column, CODE, f"cannot check this file: {failure.reason}")

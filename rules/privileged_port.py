@@ -1,0 +1,35 @@
+"""A port below 1024 without `privileged: true` on its band.
+
+What it does: flags declared bands that start below 1024 and sites (when a
+layout is declared) with a value in 1–1023, unless their band says
+`privileged: true`.
+Why: binding below 1024 needs root or CAP_NET_BIND_SERVICE; a training job
+that runs unprivileged dies at startup with EACCES.
+Example (fails): `sandbox.nginx_port: 80` bound to a band without `privileged: true`.
+Fix: none; pick a port of 1024 or above, or declare the band privileged.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.model import Layout
+from portlint.problem import Problem, at_band
+
+CODE = "PL103"
+NAME = "privileged-port"
+NEEDS_LAYOUT = True
+
+PRIVILEGED_CEILING = 1024
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    for band in layout.bands:
+        if band.low < PRIVILEGED_CEILING and not band.privileged:
+            yield at_band(
+                layout.config_path, band, CODE,
+                f"band {band.name} starts at {band.low}, below {PRIVILEGED_CEILING}, without privileged: true",
+            )
+    for site in layout.code_sites:
+        band = layout.band(site.band) if site.band else None
+        if 0 < site.value < PRIVILEGED_CEILING and not (band and band.privileged):
+            yield Problem.at(site, CODE, f"{site.name}={site.value} is a privileged port (below {PRIVILEGED_CEILING})")

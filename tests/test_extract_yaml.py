@@ -1,0 +1,81 @@
+"""The YAML extractor: key paths, byte spans, quoting, aliases, documents, suppressions."""
+from __future__ import annotations
+
+from portlint.extract.yaml import extract
+from portlint.naming import NameFilter
+from portlint.source import Source
+
+
+def sites_of(data: bytes, selectors: tuple[str, ...] = ()) -> list:
+    extraction = extract(Source("c.yaml", data), NameFilter(selectors))
+    assert not extraction.error
+    return list(extraction.sites)
+
+
+def test_nested_keys_give_dotted_paths_roles_and_digit_spans() -> None:
+    data = b"policy:\n  generation:\n    port_range_low: 3000\n    port_range_high: 4999\n"
+    low, high = sites_of(data)
+    assert (low.name, low.value, low.role, low.scope) == ("policy.generation.port_range_low", 3000, "low", "policy.generation")
+    assert (high.name, high.role) == ("policy.generation.port_range_high", "high")
+    assert data[low.start:low.end] == b"3000" and (low.line, low.column) == (3, 21)
+
+
+def test_a_quoted_port_is_a_site_whose_span_excludes_the_quotes() -> None:
+    data = b'master_port: "29500"\nother_port: \'1400\'\n'
+    first, second = sites_of(data)
+    assert data[first.start - 1:first.end + 1] == b'"29500"'
+    assert data[second.start:second.end] == b"1400"
+
+
+def test_non_ascii_text_before_a_value_still_gives_the_exact_byte_span() -> None:
+    data = "# résumé ✓\nserveur: {nom: \"é✓\", port: 8000}\n".encode()
+    (site,) = sites_of(data)
+    assert data[site.start:site.end] == b"8000"
+    assert (site.line, site.column) == (2, 28)
+
+
+def test_list_items_are_indexed_and_aliases_are_one_site() -> None:
+    data = b"base: &b\n  port: 7000\nservers:\n  - port: 8000\n  - *b\n  - <<: *b\n    name: x\n"
+    names = [s.name for s in sites_of(data)]
+    assert names == ["base.port", "servers[0].port"]
+
+
+def test_every_document_of_a_multi_document_file_is_read() -> None:
+    data = b"a_port: 1\n---\nb_port: 2\n...\n---\nc_port: 3\n"
+    assert [s.value for s in sites_of(data)] == [1, 2, 3]
+
+
+def test_counts_strings_floats_and_unport_names_are_not_sites() -> None:
+    data = b"num_ports: 4\nport_offset: 1\nport: 80.5\nname_port: abc\nport_low: 0x1F\nrouter_port: 08080\n"
+    assert sites_of(data) == []
+
+
+def test_a_selector_makes_a_non_port_key_a_site() -> None:
+    data = b"cluster:\n  gcs_slot: 1200\n"
+    assert sites_of(data) == []
+    assert [s.name for s in sites_of(data, ("cluster.gcs_slot",))] == ["cluster.gcs_slot"]
+
+
+def test_crlf_and_bom_keep_spans_exact() -> None:
+    data = b"\xef\xbb\xbfa:\r\n  port: 1301\r\n"
+    (site,) = sites_of(data)
+    assert data[site.start:site.end] == b"1301" and site.line == 2
+
+
+def test_suppression_comments_are_found_but_not_inside_strings() -> None:
+    data = b'port: 1  # portlint: ignore[PL101, pl301]\nname: "# portlint: ignore"\n'
+    extraction = extract(Source("c.yaml", data), NameFilter())
+    (suppression,) = extraction.suppressions
+    assert (suppression.line, suppression.codes) == (1, ("PL101", "PL301"))
+    assert data[suppression.start:suppression.end] == b"# portlint: ignore[PL101, pl301]"
+
+
+def test_invalid_yaml_is_an_error_with_a_position_not_an_exception() -> None:
+    extraction = extract(Source("c.yaml", b'a:\n  port: "7000\nb: 1\n'), NameFilter())
+    assert extraction.error.startswith("invalid YAML") and extraction.error_line >= 2
+
+
+def test_recursive_anchors_and_alias_bombs_stay_linear() -> None:
+    lines = [b"a0: &a0 [port: 1]"] + [b"a%d: &a%d [*a%d, *a%d, *a%d]" % (i, i, i - 1, i - 1, i - 1) for i in range(1, 30)]
+    extraction = extract(Source("bomb.yaml", b"\n".join(lines) + b"\n"), NameFilter())
+    assert [s.name for s in extraction.sites] == ["a0[0].port"]

@@ -1,0 +1,97 @@
+"""Which names are ports, which role they carry, and which files are read at all."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from portlint import discover
+from portlint.naming import NameFilter, is_port_name, range_stem, role_of
+
+
+@pytest.mark.parametrize("name", [
+    "port", "master_port", "MIN_WORKER_PORT", "--min-worker-port", "policy.generation.port_range_low",
+    "containerPort", "DEFAULT_VLLM_PORT_RANGE_LOW", "servers[0].port",
+])
+def test_port_like_names(name: str) -> None:
+    assert is_port_name(name)
+
+
+@pytest.mark.parametrize("name", [
+    "MAX_PORTS_PER_ENGINE", "num_ports", "port_offset", "support", "report_id", "import", "transport", "port_retries",
+])
+def test_names_that_count_or_merely_contain_port_are_not_ports(name: str) -> None:
+    assert not is_port_name(name)
+
+
+@pytest.mark.parametrize(("name", "role"), [
+    ("cluster.master_port_range_low", "low"), ("DEFAULT_GYM_PORT_RANGE_HIGH", "high"),
+    ("MIN_WORKER_PORT", "low"), ("--max-worker-port", "high"), ("start_port", "base"),
+    ("base_port", "base"), ("dashboard_port", "port"),
+])
+def test_roles_come_from_the_name(name: str, role: str) -> None:
+    assert role_of(name) == role
+
+
+def test_low_and_high_names_share_a_stem() -> None:
+    assert range_stem("cluster.master_port_range_low") == range_stem("cluster.master_port_range_high")
+    assert range_stem("MIN_WORKER_PORT") == range_stem("MAX_WORKER_PORT")
+    assert range_stem("--min-worker-port") == range_stem("--max-worker-port")
+
+
+def test_a_selector_name_is_wanted_whole_or_as_a_dotted_suffix() -> None:
+    names = NameFilter(["generation.gcs_slot", "--head-offset"])
+    assert names.wants("policy.generation.gcs_slot") and names.wants("--head-offset")
+    assert not names.wants("policy.xgeneration.gcs_slot")
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    (b"import os\nfrom x import y\n", False), (b"export FOO=1\n", False), (b"support: 1\nreport: 2\n", False),
+    (b"MIN_WORKER_PORT=2000\n", True), (b"containerPort: 80\n", True), (b"  port: 1\n", True),
+])
+def test_the_prefilter_keeps_only_files_with_a_port_token(text: bytes, kept: bool) -> None:
+    assert bool(discover.prefilter().search(text)) is kept
+
+
+def test_the_prefilter_also_keeps_files_naming_a_selector() -> None:
+    assert discover.prefilter(["gcs_slot"]).search(b"gcs_slot: 1200\n")
+
+
+@pytest.mark.parametrize(("path", "head", "kind"), [
+    ("a.yml", b"", "yaml"), ("ray.sub", b"", "shell"), ("x.sbatch", b"", "shell"), ("m.py", b"", "python"),
+    ("README.md", b"", "markdown"), ("launch", b"#!/usr/bin/env bash\n", "shell"), ("run", b"#!/bin/sh -e\n", "shell"),
+    ("tool", b"#!/usr/bin/env python3\n", "python"), ("data.json", b"", ""), ("notes", b"plain\n", ""),
+])
+def test_kinds_by_suffix_or_shebang(path: str, head: bytes, kind: str) -> None:
+    assert discover.kind_of(path, head) == kind
+
+
+def test_git_view_skips_ignored_files_and_finds_untracked_and_shebang_scripts(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("build/\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "gen.yaml").write_text("port: 1\n")
+    (tmp_path / "3rdparty").mkdir()
+    (tmp_path / "3rdparty" / "x.py").write_text("PORT = 1\n")
+    (tmp_path / "a.yaml").write_text("port: 1\n")
+    (tmp_path / "launch").write_text("#!/bin/bash\nPORT=1\n")
+    (tmp_path / "data.json").write_text("{}")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    found = list(discover.candidates(tmp_path, ["**/*.yaml", "**/*.py"], ["3rdparty/**"]))
+    assert [(c.path, c.kind) for c in found] == [("a.yaml", "yaml"), ("launch", "shell")]
+
+
+def test_outside_git_a_walk_is_used(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.sh").write_text("PORT=1\n")
+    assert [c.path for c in discover.candidates(tmp_path, ["**/*.sh"], [])] == ["sub/b.sh"]
+
+
+def test_inside_refuses_symlinks_leaving_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (tmp_path / "secret.yaml").write_text("port: 1\n")
+    (root / "out.yaml").symlink_to(tmp_path / "secret.yaml")
+    (root / "loop.yaml").symlink_to(root / "loop.yaml")
+    assert not discover.inside(root, root / "out.yaml")
+    assert not discover.inside(root, root / "loop.yaml")
