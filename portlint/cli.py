@@ -63,7 +63,8 @@ def check(
     from portlint.engine import Options, run
     from portlint.report import Context
 
-    start = paths[0] if paths else Path.cwd()
+    paths = paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
+    start = paths[0]
     config = load_config(find_config(start, config_path), start, ephemeral_floor)
     options = Options(
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,

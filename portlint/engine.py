@@ -150,7 +150,7 @@ class Engine:
         if self.enabled(unused_suppression.CODE):
             suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
             kept += unused_suppression.unused(suppressions, used, self.enabled, lambda p: files[p].data, BY_CODE)
-        return sorted(set(p for p in kept if self.reported(p.path)))
+        return sorted(p for p in kept if self.reported(p.path))
 
     def _ignored_for_file(self, problem: Problem) -> bool:
         return any(

@@ -139,8 +139,10 @@ def _starts_comment(text: str, index: int, scalar_spans: list[tuple[int, int]]) 
 
 
 def _parse_error(error: Any) -> Extraction:
-    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    mark = getattr(error, "problem_mark", None)
+    if "end of stream" in problem:  # an unclosed quote or bracket: point where it opened
+        mark = getattr(error, "context_mark", None) or mark
     if mark is None:
         return Extraction(error=f"invalid YAML: {problem}")
     return Extraction(error=f"invalid YAML: {problem}", error_line=mark.line + 1, error_column=mark.column + 1)
