@@ -74,7 +74,7 @@ def check(
     context = Context(config.root, Path.cwd(), unsafe_fixes)
     if diff:
         _print_diff(outcome.changed, context)
-    _report(outcome, context, output_format, quiet)
+    _report(outcome, context, output_format, quiet, written=not diff)
     if outcome.write_errors:
         return EXIT_PROBLEMS if not exit_zero else EXIT_CLEAN
     if exit_zero:
@@ -96,7 +96,7 @@ def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
     return tuple(relative)
 
 
-def _report(outcome, context, output_format: str, quiet: bool) -> None:  # noqa: ANN001 - engine types imported lazily
+def _report(outcome, context, output_format: str, quiet: bool, written: bool) -> None:  # noqa: ANN001 - engine types imported lazily
     from portlint.report import json as json_report
     from portlint.report import text
 
@@ -107,7 +107,7 @@ def _report(outcome, context, output_format: str, quiet: bool) -> None:  # noqa:
     for note in [*outcome.notes, *outcome.write_errors]:
         click.echo(f"portlint: {note}", err=True)
     if output_format == "text":
-        click.echo(text.summary(outcome.problems, outcome.fixed))
+        click.echo(text.summary(outcome.problems, outcome.fixed, written))
 
 
 def _print_diff(changed: dict[str, tuple[bytes, bytes]], context) -> None:  # noqa: ANN001

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from portlint.model import BASE, HIGH, LOW, PORT, name_matches
+from portlint.model import BASE, HIGH, LOW, PORT
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
@@ -54,8 +54,22 @@ class NameFilter:
 
     def __init__(self, selector_names: Iterable[str] = ()) -> None:
         self.selector_names = tuple(sorted(set(selector_names)))
+        self._selected = frozenset(_bare(name) for name in self.selector_names)
+        self._cache: dict[str, bool] = {}
 
     def wants(self, name: str) -> bool:
-        if is_port_name(name):
+        known = self._cache.get(name)
+        if known is None:
+            known = self._cache[name] = is_port_name(name) or self._selects(name)
+        return known
+
+    def _selects(self, name: str) -> bool:
+        """`name_matches` against every selector at once: whole name or a dotted suffix."""
+        name = _bare(name)
+        if name in self._selected:
             return True
-        return any(name_matches(selector, name) for selector in self.selector_names)
+        return any(name[i + 1:] in self._selected for i, char in enumerate(name) if char == ".")
+
+
+def _bare(name: str) -> str:
+    return name[2:] if name.startswith("--") else name

@@ -15,18 +15,28 @@ from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
 
-_INT_TAG = "tag:yaml.org,2002:int"
 _MERGE_KEY = "<<"
 
 
 @lru_cache(maxsize=1)
 def _yaml() -> Any:
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML, resolver
+
+    class TagsAsWritten(resolver.VersionedResolver):
+        """Skip implicit tag resolution (two thirds of compose time): a plain scalar
+        of decimal digits is an integer in YAML 1.2's core schema, checked below."""
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+            if kind is resolver.ScalarNode:
+                return self.DEFAULT_SCALAR_TAG
+            return self.DEFAULT_SEQUENCE_TAG if kind is resolver.SequenceNode else self.DEFAULT_MAPPING_TAG
 
     try:
-        return YAML(typ="safe", pure=False)
+        yaml = YAML(typ="safe", pure=False)
     except ImportError:  # no ruamel.yaml.clib: the pure composer gives the same nodes
-        return YAML(typ="safe", pure=True)
+        yaml = YAML(typ="safe", pure=True)
+    yaml.Resolver = TagsAsWritten
+    return yaml
 
 
 def compose(text: str) -> list[Any]:
@@ -106,9 +116,7 @@ def _is_port_literal(node: Any) -> bool:
     value = node.value
     if not value.isascii() or not value.isdigit() or (value[0] == "0" and value != "0"):
         return False
-    if node.style in ("'", '"'):
-        return True
-    return node.style in (None, "") and node.tag == _INT_TAG
+    return node.style in ("'", '"', None, "")
 
 
 def _suppressions(source: Source, scalar_spans: list[tuple[int, int]]) -> tuple[Suppression, ...]:

@@ -14,14 +14,15 @@ def render(problems: list[Problem], context: Context) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def summary(problems: list[Problem], fixed: int = 0) -> str:
+def summary(problems: list[Problem], fixed: int = 0, written: bool = True) -> str:
     safe = sum(1 for p in problems if p.fix is not None and p.fix.safe)
     unsafe = sum(1 for p in problems if p.fix is not None and not p.fix.safe)
     parts = []
     if fixed:
-        parts.append(f"Fixed {fixed} problem{'s' if fixed != 1 else ''}.")
+        verb = "Fixed" if written else "Would fix"
+        parts.append(f"{verb} {fixed} problem{'s' if fixed != 1 else ''}.")
     if not problems:
-        parts.append("All checks passed!" if not fixed else "No problems remain.")
+        parts.append("All checks passed!" if not fixed else "No problems would remain." if not written else "No problems remain.")
         return " ".join(parts)
     counts = []
     if safe:
