@@ -12,7 +12,7 @@ from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
 from portlint.extract import Extraction, Suppression
-from portlint.model import Failure, Layout
+from portlint.model import CodeFile, Failure, Layout
 from portlint.naming import NameFilter
 from portlint.problem import Problem
 from portlint.rules import BY_CODE, CHECKS, unused_suppression
@@ -75,7 +75,7 @@ class Engine:
             if candidate.path == config_path:
                 continue  # the layout's own numbers are the layout, not sites
             data = self._read(root / candidate.path, candidate.path)
-            if data is not None and pattern.search(data):
+            if data is not None and (pattern.search(data) or _uses_sockets(candidate.kind, data)):
                 yield candidate.path, self.extract(candidate.path, candidate.kind, data)
 
     def extract(self, path: str, kind: str, data: bytes) -> FileState:
@@ -119,8 +119,13 @@ class Engine:
             for f in files.values() if f.extraction.error
         ]
         return Layout(
-            config.ephemeral_floor, config.bands, sites,
-            tuple(self.read_failures + failures), self.config_display(), bool(config.bands),
+            config.ephemeral_floor, config.bands, sites, tuple(self.read_failures + failures),
+            commands=tuple(c for f in files.values() for c in f.extraction.commands),
+            code_files=tuple(
+                CodeFile(f.path, f.kind, f.data) for f in files.values()
+                if _uses_sockets(f.kind, f.data) and not f.extraction.error
+            ),
+            config_path=self.config_display(), declared=bool(config.bands),
         )
 
     def config_display(self) -> str:
@@ -210,6 +215,11 @@ class Engine:
 
 def run(config: Config, options: Options) -> Outcome:
     return Engine(config, options).run()
+
+
+def _uses_sockets(kind: str, data: bytes) -> bool:
+    """Python that may probe ports (PL601/PL602 read it whole), whatever its names say."""
+    return kind == "python" and b"socket" in data
 
 
 def _matches_any(code: str, prefixes: Iterable[str]) -> bool:

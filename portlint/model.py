@@ -108,6 +108,33 @@ class Failure:
 
 
 @dataclass(frozen=True)
+class Command:
+    """One simple command as written in a script or a YAML command string (`ray start --head ...`).
+
+    `words` are the command's words with quotes removed and expansions kept as
+    written (`--min-worker-port=${MIN_WORKER_PORT}`); `assignments` are the
+    `NAME=value` words in front of it. Code-pattern rules (PL603) read these.
+    """
+
+    path: str
+    line: int
+    column: int
+    words: tuple[str, ...]
+    assignments: tuple[tuple[str, str], ...] = ()
+    end_line: int = 0
+    end_column: int = 0
+
+
+@dataclass(frozen=True)
+class CodeFile:
+    """A source file a code-pattern rule must read whole (Python that uses sockets)."""
+
+    path: str
+    kind: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class Range:
     """A low site and its high sibling: same file, same scope, same name stem."""
 
@@ -123,6 +150,8 @@ class Layout:
     bands: tuple[Band, ...] = ()
     sites: tuple[Site, ...] = ()
     failures: tuple[Failure, ...] = ()
+    commands: tuple[Command, ...] = ()
+    code_files: tuple[CodeFile, ...] = ()
     config_path: str = ""  # path of the config as shown in problems, "" in zero-config
     declared: bool = False  # a config file declares the layout
 

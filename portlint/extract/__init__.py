@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from portlint.model import Site
+from portlint.model import Command, Site
 
 _SUPPRESSION = re.compile(r"portlint:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
@@ -32,6 +32,7 @@ class Extraction:
     error: str = ""
     error_line: int = 1
     error_column: int = 1
+    commands: tuple[Command, ...] = ()
 
 
 def suppression_in(comment: str, line: int, column: int, start: int, end: int) -> Suppression | None:
