@@ -50,19 +50,26 @@ def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 @click.option("--ignore", multiple=True, callback=_codes, help="Codes or prefixes not to check.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
 @click.option("--ephemeral-floor", metavar="N|auto", help="Override the config's ephemeral floor.")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True)
+@click.option("--statistics", is_flag=True, help="Print a count per code instead of the problems (text or json).")
+@click.option("--show-fixes", is_flag=True, help="Show what each fix would change; with --fix, list what was fixed.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems remain.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed, even if nothing remains.")
+@click.option("--no-color", is_flag=True, help="Never colour the output (the NO_COLOR environment variable does the same).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
 def check(
     paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
     ignore: tuple[str, ...], config_path: Path | None, ephemeral_floor: str | None,
-    output_format: str, exit_zero: bool, quiet: bool,
+    output_format: str, statistics: bool, show_fixes: bool, exit_zero: bool, exit_non_zero_on_fix: bool,
+    no_color: bool, quiet: bool,
 ) -> int:
     """Check the repository (the default command)."""
     from portlint.config import find_config, load_config
     from portlint.engine import Options, run
     from portlint.report import Context
 
+    if statistics and output_format not in ("text", "json"):
+        raise click.UsageError(f"--statistics prints text or json, not {output_format}")
     paths = paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
     start = paths[0]
     config = load_config(find_config(start, config_path), start, ephemeral_floor)
@@ -71,14 +78,16 @@ def check(
         write=not diff, paths=_reported(config.root, paths),
     )
     outcome = run(config, options)
-    context = Context(config.root, Path.cwd(), unsafe_fixes)
+    context = Context(config.root, Path.cwd(), unsafe_fixes, color=_use_color(no_color))
     if diff:
         _print_diff(outcome.changed, context)
-    _report(outcome, context, output_format, quiet, written=not diff)
+    _report(outcome, context, output_format, quiet, written=not diff, statistics=statistics, show_fixes=show_fixes)
     if outcome.write_errors:
         return EXIT_PROBLEMS if not exit_zero else EXIT_CLEAN
     if exit_zero:
         return EXIT_CLEAN
+    if exit_non_zero_on_fix and outcome.changed:
+        return EXIT_PROBLEMS
     return EXIT_PROBLEMS if outcome.problems or (diff and outcome.changed) else EXIT_CLEAN
 
 
@@ -96,17 +105,36 @@ def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
     return tuple(relative)
 
 
-def _report(outcome, context, output_format: str, quiet: bool, written: bool) -> None:  # noqa: ANN001 - engine types imported lazily
-    from portlint.report import json as json_report
-    from portlint.report import text
+def _use_color(no_color: bool) -> bool:
+    """Colour for a terminal only, and never with --no-color or NO_COLOR set (https://no-color.org)."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    return click.get_text_stream("stdout").isatty()
 
-    reporter = json_report if output_format == "json" else text
-    click.echo(reporter.render(outcome.problems, context), nl=False)
+
+def _report(  # noqa: PLR0913
+    outcome, context, output_format: str, quiet: bool, written: bool,  # noqa: ANN001 - engine types imported lazily
+    statistics: bool = False, show_fixes: bool = False,
+) -> None:
+    from portlint.report import github, sarif, text
+    from portlint.report import json as json_report
+    from portlint.report import statistics as counts
+
+    if statistics:
+        render = counts.render_json if output_format == "json" else counts.render
+        click.echo(render(outcome.problems, context), nl=False)
+    elif output_format == "text":
+        click.echo(text.render(outcome.problems, context, show_fixes), nl=False, color=context.color)
+    else:
+        reporter = {"json": json_report, "sarif": sarif, "github": github}[output_format]
+        click.echo(reporter.render(outcome.problems, context), nl=False)
     if quiet:
         return
     for note in [*outcome.notes, *outcome.write_errors]:
         click.echo(f"portlint: {note}", err=True)
     if output_format == "text":
+        if show_fixes:
+            click.echo(text.fixed_report(outcome.fixed_problems, context, written), nl=False, color=context.color)
         click.echo(text.summary(outcome.problems, outcome.fixed, written))
 
 

@@ -170,6 +170,7 @@ def _build(path: Path, document: _Document, override: int | str | None, proc_roo
         _band(name, spec, document.positions.get(name, (1, 1))) for name, spec in data.get("bands", {}).items()
     )
     _check_references(bands)
+    _check_codes(data.get("per_file_ignores", {}))
     floor, note = _resolve_floor(override or data.get("ephemeral_floor", STOCK_FLOOR), proc_root)
     return Config(
         path=path,
@@ -447,6 +448,30 @@ def _known_band(name: str, by_name: dict[str, Band], where: tuple[str | int, ...
 
 def _span(band: Band) -> str:
     return str(band.low) if band.low == band.high else f"{band.low}-{band.high}"
+
+
+# Every code of SPEC §4, so a config written against the spec keeps loading
+# while some of those rules are still being built; registered rules count too.
+_SPEC_CODES = frozenset(
+    "PL001 PL002 PL101 PL102 PL103 PL201 PL202 PL203 PL204 PL301 PL302 PL401 PL402 PL501 PL601 PL602 PL603".split()
+)
+
+
+def _check_codes(per_file_ignores: dict[str, list[str]]) -> None:
+    """Every code in `per_file_ignores` names a rule or a prefix of one: a typo would ignore nothing."""
+    if not per_file_ignores:
+        return
+    import difflib
+
+    from portlint.rules import BY_CODE
+
+    known = sorted(_SPEC_CODES.union(BY_CODE))
+    for glob, codes in per_file_ignores.items():
+        for index, code in enumerate(codes):
+            if not any(rule.startswith(code) for rule in known):
+                close = difflib.get_close_matches(code, known, n=1)
+                hint = f"; did you mean {close[0]}?" if close else ""
+                raise _Invalid(("per_file_ignores", glob, index), f"unknown rule {code}{hint}")
 
 
 # The ephemeral floor

@@ -45,6 +45,7 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
     changed: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)
     fixed: int = 0
+    fixed_problems: list[Problem] = field(default_factory=list)  # the problems the fixes were for
     write_errors: list[str] = field(default_factory=list)
 
 
@@ -179,11 +180,15 @@ class Engine:
             by_path = defaultdict(list)
             for problem in self.check(files):
                 if self.applicable(problem) and problem.path not in refused:
-                    by_path[problem.path].append(problem.fix)
+                    by_path[problem.path].append(problem)
             if not by_path:
                 break
-            for path, fixes in by_path.items():
-                outcome.fixed += self._fix_file(files, path, compatible(fixes), refused)
+            for path, problems in by_path.items():
+                chosen = compatible(problem.fix for problem in problems)
+                if self._fix_file(files, path, chosen, refused):
+                    applied = {id(fix) for fix in chosen}
+                    outcome.fixed += len(chosen)
+                    outcome.fixed_problems += [p for p in problems if id(p.fix) in applied]
         else:
             for path in by_path:
                 self.notes.append(f"{path}: fixes did not converge after {MAX_FIX_ROUNDS} rounds; file left as it was")

@@ -1,16 +1,65 @@
-"""`path:line:col: CODE [*] message`, one line a problem, then a summary."""
+"""`path:line:col: CODE [*] message`, one line a problem, then a summary.
+
+Styled (bold path, red code, cyan fix mark) only when `context.color` says so:
+the CLI turns it on for a terminal unless NO_COLOR or --no-color.
+"""
 from __future__ import annotations
 
-from portlint.problem import Problem
+import json
+from collections import Counter, defaultdict
+
+import click
+
+from portlint.problem import Edit, Problem
 from portlint.report import Context
+from portlint.rules import BY_CODE
 
 
-def render(problems: list[Problem], context: Context) -> str:
+def render(problems: list[Problem], context: Context, show_fixes: bool = False) -> str:
     lines = []
     for problem in problems:
-        mark = " [*]" if context.applicable(problem) else ""
-        where = f"{context.display(problem.path)}:{problem.line}:{problem.column}"
-        lines.append(f"{where}: {problem.code}{mark} {problem.message}")
+        applicable = context.applicable(problem)
+        mark = " " + _style(context, "[*]", fg="cyan") if applicable else ""
+        where = _style(context, context.display(problem.path), bold=True)
+        code = _style(context, problem.code, fg="red", bold=True)
+        lines.append(f"{where}:{problem.line}:{problem.column}: {code}{mark} {problem.message}")
+        if show_fixes and problem.fix is not None:
+            lines += [_style(context, _fix_line(problem, edit, context), fg="green") for edit in problem.fix.edits]
+    return "".join(line + "\n" for line in lines)
+
+
+def _fix_line(problem: Problem, edit: Edit, context: Context) -> str:
+    """`    fix: "1500" -> "1400"`: the bytes an edit replaces and what replaces them."""
+    assert problem.fix is not None
+    label = "fix"
+    if not problem.fix.safe:
+        label = "fix (unsafe)" if context.unsafe_fixes else "fix (unsafe, with --unsafe-fixes)"
+    before = context.source_bytes(problem.path, edit.start, edit.end).decode("utf-8", "replace")
+    after = edit.text.decode("utf-8", "replace")
+    if not after:
+        return f"    {label}: remove {_quoted(before)}"
+    if not before:
+        return f"    {label}: insert {_quoted(after)}"
+    return f"    {label}: {_quoted(before)} -> {_quoted(after)}"
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def fixed_report(problems: list[Problem], context: Context, written: bool = True) -> str:
+    """What --fix changed (or --diff would change), per file and code (`--show-fixes`)."""
+    if not problems:
+        return ""
+    by_path: dict[str, Counter[str]] = defaultdict(Counter)
+    for problem in problems:
+        by_path[problem.path][problem.code] += 1
+    noun = "problem" if len(problems) == 1 else "problems"
+    lines = [f"{'Fixed' if written else 'Would fix'} {len(problems)} {noun}:"]
+    for path in sorted(by_path):
+        lines.append(f"- {_style(context, context.display(path), bold=True)}:")
+        for code, count in sorted(by_path[path].items()):
+            lines.append(f"    {count} × {code} ({BY_CODE[code].NAME})")
     return "".join(line + "\n" for line in lines)
 
 
@@ -33,3 +82,7 @@ def summary(problems: list[Problem], fixed: int = 0, written: bool = True) -> st
     noun = "problem" if len(problems) == 1 else "problems"
     parts.append(f"Found {len(problems)} {noun}{detail}.")
     return " ".join(parts)
+
+
+def _style(context: Context, text: str, **styles: object) -> str:
+    return click.style(text, **styles) if context.color else text  # type: ignore[arg-type]
