@@ -12,8 +12,10 @@ from __future__ import annotations
 import ast
 import codecs
 import io
+import re
 import tokenize
 from collections.abc import Iterator
+from functools import lru_cache
 
 from portlint.extract import Extraction, Suppression, suppression_in
 from portlint.model import Site
@@ -23,6 +25,7 @@ from portlint.source import Source
 _ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
@@ -30,7 +33,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         tree = ast.parse(source.data, filename=source.path)
     except SyntaxError as error:
         return Extraction(
-            error=f"invalid Python: {error.msg}", error_line=error.lineno or 1, error_column=error.offset or 1
+            error=f"invalid Python: {error.msg}",
+            error_line=max(error.lineno or 1, 1), error_column=max(error.offset or 1, 1),
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
         return Extraction(error=f"invalid Python: {error}")
@@ -178,7 +182,15 @@ def _digits_span(source: Source, node: ast.Constant) -> tuple[int, int, int] | N
 def _offset(source: Source, line: int, byte_column: int) -> int:
     """ast's columns are UTF-8 byte offsets, counted after a BOM on the first line."""
     bom = 3 if line == 1 and source.data.startswith(codecs.BOM_UTF8) else 0
-    return source.line_offset(line, byte_column + bom)
+    return _line_starts(source)[line - 1] + byte_column + bom
+
+
+@lru_cache(maxsize=1)
+def _line_starts(source: Source) -> list[int]:
+    """Where ast's lines start: Python also ends a line at a lone CR, which Source does not."""
+    if b"\r" not in source.data or not _LONE_CR.search(source.data):
+        return source.line_starts
+    return [0, *(match.end() for match in re.finditer(rb"\r\n?|\n", source.data))]
 
 
 def _suppressions(source: Source) -> tuple[Suppression, ...]:

@@ -47,20 +47,46 @@ def compose(text: str) -> list[Any]:
 def extract(source: Source, names: NameFilter) -> Extraction:
     from ruamel.yaml import YAMLError
 
+    # A leading BOM is dropped before composing: the C composer leaves it out of
+    # its marks' index, the pure one counts it; marks are shifted back below.
+    bom = 1 if source.text.startswith("\ufeff") else 0
     try:
-        roots = compose(source.text)
+        roots = compose(source.text[bom:])
     except YAMLError as error:
         return _parse_error(error)
     except RecursionError:
         return Extraction(error="YAML nested too deeply to parse")
-    sites, scalar_spans = [], []
+    scalars = []
     for path, node in walk(roots):
         if node.id == "scalar":
-            scalar_spans.append((node.start_mark.index, node.end_mark.index))
-            site = _site(source, path, node, names)
-            if site is not None:
-                sites.append(site)
+            scalars.append((path, node))
+        elif node.id == "mapping" and (repeated := _repeated_key(node)) is not None:
+            return repeated
+    literals = [(path, node) for path, node in scalars if path and _is_port_literal(node) and names.wants(path)]
+    offsets = _byte_offsets(source, [_digits_index(node) + bom for _, node in literals])
+    sites = [site for path, node in literals if (site := _site(source, offsets[_digits_index(node) + bom], path, node))]
+    scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for _, n in scalars]
     return Extraction(tuple(sites), _suppressions(source, scalar_spans))
+
+
+def _digits_index(node: Any) -> int:
+    """Character index of a scalar's first digit: a quoted scalar's mark is at its quote."""
+    return node.start_mark.index + (node.style in ("'", '"'))
+
+
+def _byte_offsets(source: Source, indices: list[int]) -> dict[int, int]:
+    """Character indices -> byte offsets, in one pass over the text.
+
+    Marks' indices, not their line/column, locate nodes: YAML also breaks lines at
+    a lone CR (and ruamel at U+2028/U+2029/NEL), which Source's lines do not count.
+    """
+    if source.ascii:
+        return {index: index for index in indices}
+    offsets, char, byte = {}, 0, 0
+    for index in sorted(set(indices)):
+        byte += len(source.text[char:index].encode("utf-8"))
+        offsets[index], char = byte, index
+    return offsets
 
 
 def walk(roots: list[Any]) -> Iterator[tuple[str, Any]]:
@@ -94,12 +120,7 @@ def _children(path: str, node: Any) -> Iterator[tuple[str, Any]]:
         yield (f"{path}.{key.value}" if path else str(key.value)), value
 
 
-def _site(source: Source, path: str, node: Any, names: NameFilter) -> Site | None:
-    if not path or not _is_port_literal(node) or not names.wants(path):
-        return None
-    mark = node.start_mark
-    quoted = node.style in ("'", '"')
-    start = source.char_offset(mark.line, mark.column + quoted)
+def _site(source: Source, start: int, path: str, node: Any) -> Site | None:
     end = start + len(node.value)
     if source.data[start:end] != node.value.encode():
         return None  # an escaped or folded literal: no plain digits to point at
@@ -144,6 +165,21 @@ def _starts_comment(text: str, index: int, scalar_spans: list[tuple[int, int]]) 
     if index > 0 and text[index - 1] not in " \t\n":
         return False
     return not any(start <= index < end for start, end in scalar_spans)
+
+
+def _repeated_key(node: Any) -> Extraction | None:
+    """A mapping that names a key twice: YAML forbids it, and which value wins is loader-defined."""
+    seen: dict[str, int] = {}
+    for key, _ in node.value:
+        if key.id != "scalar" or key.value == _MERGE_KEY:
+            continue
+        if key.value in seen:
+            return Extraction(
+                error=f'invalid YAML: duplicate key "{key.value}" (first at line {seen[key.value]})',
+                error_line=key.start_mark.line + 1, error_column=key.start_mark.column + 1,
+            )
+        seen[key.value] = key.start_mark.line + 1
+    return None
 
 
 def _parse_error(error: Any) -> Extraction:
