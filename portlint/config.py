@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from portlint.model import Band, Selector, Window
+from portlint.model import Band, FrozenSpec, Selector, Window
 
 DEFAULT_INCLUDE = (
     "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
@@ -64,7 +64,7 @@ class Config:
     include: tuple[str, ...]
     exclude: tuple[str, ...]
     bands: tuple[Band, ...]
-    frozen: tuple[dict[str, Any], ...]  # validated by the schema only
+    frozen: tuple[FrozenSpec, ...]
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
     declared: bool  # a config file was found, with or without bands
 
@@ -180,10 +180,32 @@ def _build(path: Path, document: _Document, override: int | str | None, proc_roo
         include=tuple(data.get("include", DEFAULT_INCLUDE)),
         exclude=tuple(data.get("exclude", ())),
         bands=bands,
-        frozen=tuple(data.get("frozen", ())),
+        frozen=tuple(_frozen(index, spec, path.parent) for index, spec in enumerate(data.get("frozen", ()))),
         per_file_ignores=tuple((glob, tuple(codes)) for glob, codes in data.get("per_file_ignores", {}).items()),
         declared=True,
     )
+
+
+def _frozen(index: int, spec: dict[str, Any], root: Path) -> FrozenSpec:
+    """A frozen-copy entry; a template that leaves the repository is refused (SPEC §7)."""
+    sources = spec["source"] if isinstance(spec["source"], list) else [spec["source"]]
+    for key, templates in (("copies", [spec["copies"]]), ("source", sources)):
+        for template in templates:
+            try:
+                sample = template.format(name="x.yaml", stem="x")
+            except (KeyError, IndexError, ValueError):
+                raise _Invalid(("frozen", index, key), f"expected a path template using {{name}} or {{stem}}, got {template!r}") from None
+            if os.path.isabs(sample) or not _inside(root, root / sample):
+                raise _Invalid(("frozen", index, key), f"resolves outside the repository root: {template!r}")
+    return FrozenSpec(spec["copies"], tuple(sources), spec.get("compare", "ports"))
+
+
+def _inside(root: Path, path: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
 
 
 def _read(path: Path) -> _Document:

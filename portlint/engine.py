@@ -7,16 +7,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from portlint import discover, writer
+from portlint import discover, frozen, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
 from portlint.extract import Extraction, Suppression
-from portlint.model import CodeFile, Failure, Layout
+from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
-from portlint.rules import BY_CODE, CHECKS, unused_suppression
+from portlint.rules import BY_CODE, CHECKS, doc_drift, unused_suppression
 from portlint.source import Source
+from portlint.tool_defaults import mentions_tool
 
 MAX_FIX_ROUNDS = 10
 
@@ -59,6 +60,9 @@ class Engine:
         selector_names += [name for band in config.bands for name, _ in band.ports]
         self.names = NameFilter(selector_names)
         self.notes: list[str] = [config.floor_note] if config.floor_note else []
+        self.listed: dict[str, str] = {}  # every candidate file -> its kind
+        self._unreferenced: frozenset[str] | None = None
+        self.partners: dict[str, set[str]] = {}
         self.read_failures: list[Failure] = []
 
     # -- the run ---------------------------------------------------------------
@@ -72,12 +76,19 @@ class Engine:
         root = self.config.root
         pattern = discover.prefilter(self.names.selector_names)
         config_path = self.config_display()
-        for candidate in discover.candidates(root, self.config.include, self.config.exclude):
-            if candidate.path == config_path:
-                continue  # the layout's own numbers are the layout, not sites
+        listed = [c for c in discover.candidates(root, self.config.include, self.config.exclude) if c.path != config_path]
+        self.listed = {c.path: c.kind for c in listed}  # the layout's own numbers are the layout, not sites
+        mirrored = {p for pair in self.frozen_pairs() for p in (pair.copy, pair.source) if p}
+        for candidate in listed:
             data = self._read(root / candidate.path, candidate.path)
-            if data is not None and (pattern.search(data) or _uses_sockets(candidate.kind, data)):
+            if data is None:
+                continue
+            if pattern.search(data) or candidate.path in mirrored or _uses_sockets(candidate.kind, data) or mentions_tool(candidate.kind, data):
                 yield candidate.path, self.extract(candidate.path, candidate.kind, data)
+
+    def frozen_pairs(self) -> list[frozen.FrozenPair]:
+        yaml_files = sorted(p for p, kind in self.listed.items() if kind == "yaml")
+        return frozen.pairs(self.config.frozen, yaml_files, lambda p: p in self.listed)
 
     def extract(self, path: str, kind: str, data: bytes) -> FileState:
         try:
@@ -119,15 +130,57 @@ class Engine:
             Failure(f.path, f.extraction.error_line, f.extraction.error_column, f.extraction.error)
             for f in files.values() if f.extraction.error
         ]
+        checks = self.frozen_checks(files, failures)
         return Layout(
             config.ephemeral_floor, config.bands, sites, tuple(self.read_failures + failures),
+            frozen=tuple(checks),
             commands=tuple(c for f in files.values() for c in f.extraction.commands),
             code_files=tuple(
                 CodeFile(f.path, f.kind, f.data) for f in files.values()
                 if _uses_sockets(f.kind, f.data) and not f.extraction.error
             ),
             config_path=self.config_display(), declared=bool(config.bands),
+            unreferenced=self.unreferenced(files, sites),
         )
+
+    def unreferenced(self, files: dict[str, FileState], sites: Iterable[Site]) -> frozenset[str]:
+        """Names documented as `NAME=N` that no config, script or code file mentions (PL501).
+
+        Fixes change numbers, never names, so the answer is computed once per run.
+        """
+        if self._unreferenced is not None:
+            return self._unreferenced
+        sites = list(sites)
+        in_code = {name for site in sites if not site.is_doc for name in site.names}
+        missing = {
+            s.name for s in sites
+            if s.kind == "markdown" and not s.scope and not s.band and s.name not in in_code
+        } if self.enabled(doc_drift.CODE) else set()
+        for path, kind in sorted(self.listed.items()):
+            if not missing:
+                break
+            if kind != "markdown":
+                data = files[path].data if path in files else self._read(self.config.root / path, path)
+                missing = {name for name in missing if not _mentions(data or b"", name)}
+        self._unreferenced = frozenset(missing)
+        return self._unreferenced
+
+    def frozen_checks(self, files: dict[str, FileState], failures: list[Failure]) -> list[frozen.FrozenCheck]:
+        """Both sides of every frozen pair; a broken inheritance chain is a PL001 at the source."""
+        def read(path: str) -> bytes | None:
+            if path in files:
+                return files[path].data
+            return self._read(self.config.root / path, path) if path in self.listed else None
+
+        checks = []
+        for pair in self.frozen_pairs():
+            try:
+                checks.append(frozen.check_pair(pair, read, self.names.wants))
+            except (frozen.InheritanceError, ValueError, UnicodeDecodeError) as error:
+                if not any(f.path == pair.source for f in failures):
+                    failures.append(Failure(pair.source, 1, 1, str(error)))
+        self.partners = _partners(checks)
+        return checks
 
     def config_display(self) -> str:
         path = self.config.path
@@ -165,8 +218,11 @@ class Engine:
         )
 
     def reported(self, path: str) -> bool:
+        """Problems in the given paths, and in the files paired with them (a stale frozen copy)."""
         wanted = self.options.paths
-        return not wanted or any(path == p or path.startswith(p.rstrip("/") + "/") or p in ("", ".") for p in wanted)
+        if not wanted:
+            return True
+        return any(_under(p, wanted) for p in (path, *self.partners.get(path, ())))
 
     # -- fixing ----------------------------------------------------------------
     def applicable(self, problem: Problem) -> bool:
@@ -220,6 +276,34 @@ class Engine:
 
 def run(config: Config, options: Options) -> Outcome:
     return Engine(config, options).run()
+
+
+def _mentions(data: bytes, name: str) -> bool:
+    """The name appears as a whole word (not inside a longer identifier)."""
+    needle = name.encode()
+    at = data.find(needle)
+    while at != -1:
+        before = data[at - 1:at]
+        after = data[at + len(needle):at + len(needle) + 1]
+        if not (before.isalnum() or before == b"_") and not (after.isalnum() or after == b"_"):
+            return True
+        at = data.find(needle, at + 1)
+    return False
+
+
+def _under(path: str, wanted: Iterable[str]) -> bool:
+    return any(path == p or path.startswith(p.rstrip("/") + "/") or p in ("", ".") for p in wanted)
+
+
+def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
+    """copy <-> source and every parent merged into the source."""
+    partners: dict[str, set[str]] = defaultdict(set)
+    for check in checks:
+        copy = check.pair.copy
+        for other in check.source.files if check.source else ():
+            partners[copy].add(other)
+            partners[other].add(copy)
+    return partners
 
 
 def _uses_sockets(kind: str, data: bytes) -> bool:

@@ -2,6 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from portlint.frozen import FrozenCheck
+
+DOC_KINDS = ("markdown", "comment")
 
 # Roles of a site (SPEC §2).
 PORT = "port"
@@ -34,6 +40,7 @@ class Site:
     band: str = ""  # set by binding
     end_line: int = 0
     end_column: int = 0
+    offset: int = 0  # doc sites: the number states the layout's value + offset (`[A, B)`: B = high + 1)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -47,7 +54,7 @@ class Site:
     @property
     def is_doc(self) -> bool:
         """Docs describe the layout; PL501 checks them, the port rules do not."""
-        return self.kind in ("markdown", "comment")
+        return self.kind in DOC_KINDS
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,23 @@ class Selector:
 class Window:
     stride: int
     count: int
+
+
+@dataclass(frozen=True)
+class FrozenSpec:
+    """Files matching `copies` mirror a source: the first template that exists.
+
+    Templates take `{name}` (the copy's file name) and `{stem}` (without suffix).
+    """
+
+    copies: str
+    sources: tuple[str, ...]
+    compare: str = "ports"  # ports | all
+
+    def candidates(self, copy: str) -> tuple[str, ...]:
+        name = copy.rsplit("/", 1)[-1]
+        stem = name.rsplit(".", 1)[0] if "." in name else name
+        return tuple(template.format(name=name, stem=stem) for template in self.sources)
 
 
 @dataclass(frozen=True)
@@ -123,6 +147,7 @@ class Command:
     assignments: tuple[tuple[str, str], ...] = ()
     end_line: int = 0
     end_column: int = 0
+    via: str = ""  # who runs it when the file holds no command line: "kuberay" (a rayStartParams mapping)
 
 
 @dataclass(frozen=True)
@@ -152,6 +177,8 @@ class Layout:
     failures: tuple[Failure, ...] = ()
     commands: tuple[Command, ...] = ()
     code_files: tuple[CodeFile, ...] = ()
+    frozen: tuple[FrozenCheck, ...] = ()
+    unreferenced: frozenset[str] = frozenset()  # names docs describe that no code file mentions
     config_path: str = ""  # path of the config as shown in problems, "" in zero-config
     declared: bool = False  # a config file declares the layout
 

@@ -11,7 +11,10 @@ from types import ModuleType
 
 from portlint.rules import (
     band_overlap,
+    doc_drift,
     ephemeral_overlap,
+    frozen_drift,
+    frozen_missing,
     invalid_port,
     layout_drift,
     parse_error,
@@ -31,6 +34,9 @@ ALL: tuple[ModuleType, ...] = (
     site_overlap,
     layout_drift,
     unbound_port,
+    frozen_drift,
+    frozen_missing,
+    doc_drift,
 )
 CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if rule is not unused_suppression)
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}

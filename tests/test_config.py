@@ -15,7 +15,7 @@ from portlint.config import (
     find_config,
     load_config,
 )
-from portlint.model import Band, Selector, Window
+from portlint.model import Band, FrozenSpec, Selector, Window
 
 YAML_CONFIG = """\
 ephemeral_floor: 9000
@@ -213,7 +213,7 @@ def test_yaml_config_loads_into_bands_with_positions(tmp_path: Path) -> None:
     assert without_positions(config) == EXPECTED_BANDS
     assert positions(config) == [("ray-mgmt", 4, 3), ("engine", 7, 3), ("dashboard", 15, 3), ("router", 20, 3)]
     assert config.frozen == (
-        {"copies": "tests/reference/*.yaml", "source": ["examples/{name}", "examples/evals/{name}"]},
+        FrozenSpec("tests/reference/*.yaml", ("examples/{name}", "examples/evals/{name}"), "ports"),
     )
     assert config.per_file_ignores == (("docs/legacy/**", ("PL501",)),)
 
@@ -500,3 +500,17 @@ def test_error_paths_are_relative_to_the_working_directory(tmp_path: Path, monke
     monkeypatch.chdir(tmp_path / "repo" / "sub")
     elsewhere = write(tmp_path / "other" / "portlint.toml", "bandz = {}\n")
     assert error_of(elsewhere).startswith(f"{os.fspath(elsewhere)}: ")
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ("{copies: 'tests/*.yaml', source: '../elsewhere/{name}'}", "frozen[0].source: resolves outside the repository root: '../elsewhere/{name}'"),
+    ("{copies: 'tests/*.yaml', source: ['examples/{name}', '/etc/{name}']}", "frozen[0].source: resolves outside the repository root: '/etc/{name}'"),
+    ("{copies: '../*.yaml', source: 'examples/{name}'}", "frozen[0].copies: resolves outside the repository root: '../*.yaml'"),
+    ("{copies: 'tests/*.yaml', source: 'examples/{nam}'}", "frozen[0].source: expected a path template using {name} or {stem}, got 'examples/{nam}'"),
+])
+def test_frozen_templates_may_not_leave_the_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str, message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".portlint.yaml").write_text(f"frozen:\n  - {entry}\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path / ".portlint.yaml", tmp_path)
+    assert str(error.value) == f".portlint.yaml: {message}"

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
-from portlint.extract import Extraction, Suppression, suppression_in
+from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
@@ -60,8 +60,8 @@ class _Fence(NamedTuple):
 
 def extract(source: Source, names: NameFilter) -> Extraction:
     data = source.data
-    if b"`" not in data and b"|" not in data and b"<!--" not in data:
-        return Extraction()  # no code span, table or comment: nothing to find
+    if b"`" not in data and b"|" not in data and b"<!--" not in data and not any(c in data for c in b"0123456789"):
+        return Extraction()  # no code span, table, comment or number: nothing to find
     scanner = _Scanner(source, names)
     scanner.scan()
     return Extraction(tuple(scanner.sites), tuple(scanner.suppressions))
@@ -343,6 +343,7 @@ class _Scanner:
                 continue
             for start, end in _cells(self.data, line.content, line.end):
                 self.scan_cell(start, end)
+            self.statements(line.content, line.end, ranges_only=False)
         return stop
 
     def scan_cell(self, start: int, end: int) -> None:
@@ -358,6 +359,8 @@ class _Scanner:
     def scan_text(self, index: int) -> int:
         """A paragraph or heading: only its code spans are searched."""
         stop = self.text_stop(index)
+        for line in self.lines[index:stop]:
+            self.statements(line.content, line.end, ranges_only=True)
         start, end = self.lines[index].start, self.lines[stop - 1].end
         for kind, span_start, span_end in _inline(self.data, start, end):
             if kind == _CODE_SPAN:
@@ -365,6 +368,10 @@ class _Scanner:
             else:
                 self.comment(span_start, span_end)
         return stop
+
+    def statements(self, start: int, end: int, ranges_only: bool) -> None:
+        """A table row or prose line that states a band's range (PL501)."""
+        self.sites += prose.statements(self.source, start, end, "markdown", self.names, ranges_only)
 
     def tokens(self, start: int, end: int) -> None:
         chunk = self.data[start:end]

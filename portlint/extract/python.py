@@ -17,7 +17,7 @@ import tokenize
 from collections.abc import Iterator
 from functools import lru_cache
 
-from portlint.extract import Extraction, Suppression, suppression_in
+from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
@@ -26,6 +26,7 @@ _ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
 _LONE_CR = re.compile(rb"\r(?!\n)")
+_COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
@@ -40,7 +41,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         return Extraction(error=f"invalid Python: {error}")
     finder = _SiteFinder(source, names)
     finder.visit(tree)
-    return Extraction(tuple(finder.sites), _suppressions(source))
+    suppressions, doc_sites = _comments(source, names)
+    return Extraction((*finder.sites, *doc_sites), suppressions)
 
 
 def dotted(node: ast.AST) -> str:
@@ -193,10 +195,16 @@ def _line_starts(source: Source) -> list[int]:
     return [0, *(match.end() for match in re.finditer(rb"\r\n?|\n", source.data))]
 
 
-def _suppressions(source: Source) -> tuple[Suppression, ...]:
-    if b"portlint:" not in source.data:
-        return ()
-    found = []
+def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
+    """Suppressions and layout statements of the file's comments, from the tokenizer.
+
+    Tokenizing costs about as much as parsing, so it runs only on files with a
+    suppression, or, when a layout is declared, a comment holding a number.
+    """
+    wants_statements = bool(names.selector_names) and _COMMENT_WITH_NUMBER.search(source.data)
+    if b"portlint:" not in source.data and not wants_statements:
+        return (), []
+    suppressions, doc_sites = [], []
     readline = io.StringIO(source.text).readline
     try:
         for token in tokenize.generate_tokens(readline):
@@ -207,7 +215,9 @@ def _suppressions(source: Source) -> tuple[Suppression, ...]:
             end = start + len(token.string.encode())
             suppression = suppression_in(token.string, row, col + 1, start, end)
             if suppression is not None:
-                found.append(suppression)
+                suppressions.append(suppression)
+            if wants_statements:
+                doc_sites += prose.statements(source, start, end, "comment", names)
     except (tokenize.TokenError, SyntaxError):
         pass  # ast accepted the file, so this is tokenize's own edge case; keep what was found
-    return tuple(found)
+    return tuple(suppressions), doc_sites

@@ -11,6 +11,11 @@ It works on the bytes decoded as Latin-1, so a character index is a byte
 offset; no byte of a UTF-8 multi-byte character is ASCII, so no delimiter is
 ever found inside one. Scripts inside `$(...)`, backticks and the string of
 `bash -c "..."` are scanned as commands too; heredoc bodies never are.
+
+Every simple command is also kept as a `Command` (words with quotes removed,
+expansions as written) for the code-pattern rules (PL603). A heredoc body is
+often a script written for later (ray.sub writes its worker script so): its
+commands are read too, best effort, though never its sites.
 """
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple
 
-from portlint.extract import Extraction, Suppression, suppression_in
-from portlint.model import Site
+from portlint.extract import Extraction, Suppression, prose, suppression_in
+from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
 
@@ -50,6 +55,10 @@ _SHELL_C = re.compile(r"-[A-Za-z]*c")
 _MAX_DIGITS = 18
 _MAX_VALUE = 1 << 63
 _BOM = "\xef\xbb\xbf"  # the UTF-8 BOM, as Latin-1 characters
+_ESCAPED = re.compile(r"\\(.)", re.S)
+_DQ_ESCAPED = re.compile(r"\\\r?\n|\\([$`\"\\])")
+_DOUBLED_BACKSLASH_NEWLINE = re.compile(r"\\\\(\r?\n)")
+_CLOSERS = frozenset("fi done esac }".split())
 
 
 class Part(NamedTuple):
@@ -73,6 +82,7 @@ class _Heredoc(NamedTuple):
     strip_tabs: bool  # `<<-`: the closing line may start with tabs
     offset: int  # where `<<` is
     op: str
+    quoted: bool = False  # `<<'EOF'`: a literal body, no expansions or escapes
 
 
 class _ScanError(Exception):
@@ -109,7 +119,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         error = f"unterminated {failure.what} started at line {line}"
     except RecursionError:
         error = "expansions nested too deep to scan"
-    return Extraction(scanner.sites(), tuple(scanner.suppressions), error, line, column)
+    commands = tuple(command for _, command in sorted(scanner.commands, key=lambda found: found[0]))
+    return Extraction(scanner.sites(), tuple(scanner.suppressions), error, line, column, commands)
 
 
 class _Scanner:
@@ -124,7 +135,10 @@ class _Scanner:
         self.values: dict[str, list[tuple[int, int]]] = {}  # variable -> (offset, value) of every literal
         self.arithmetic: dict[tuple[int, int], str] = {}  # span of `$((...))` -> what it is the value of
         self.suppressions: list[Suppression] = []
+        self.doc_sites: list[Site] = []  # layout statements in comments (PL501)
         self.wanted: dict[str, bool] = {}
+        self.commands: list[tuple[int, Command]] = []  # (offset, command)
+        self.commands_only = False  # inside a heredoc body: its commands, but no sites
 
     def scan(self) -> None:
         self._commands(3 if self.s.startswith(_BOM) else 0)
@@ -132,7 +146,7 @@ class _Scanner:
             raise self._unterminated(self.heredocs[0])
 
     def sites(self) -> tuple[Site, ...]:
-        found = [*self.literals.values(), *self._derived_sites()]
+        found = [*self.literals.values(), *self._derived_sites(), *self.doc_sites]
         return tuple(sorted(found, key=lambda site: (site.start, site.end)))
 
     # --- commands -----------------------------------------------------------
@@ -177,6 +191,7 @@ class _Scanner:
 
     def _end(self, command: _Command) -> None:
         if command.words:
+            self._record(command.words)
             self._analyze(command.words)
             command.words = []
 
@@ -232,7 +247,8 @@ class _Scanner:
             return j
         word, j = self._word(j)
         if op in ("<<", "<<-"):
-            self.heredocs.append(_Heredoc(self._delimiter(word), op == "<<-", i, op))
+            quoted = any(p.kind != LIT or "\\" in self.s[p.start:p.end] for p in word.parts)
+            self.heredocs.append(_Heredoc(self._delimiter(word), op == "<<-", i, op, quoted))
         return j
 
     def _is_io_number(self, word: Word) -> bool:
@@ -258,6 +274,7 @@ class _Scanner:
             found = suppression_in(text, line, column, i, stop)
             if found is not None:
                 self.suppressions.append(found)
+            self.doc_sites += prose.statements(self.source, i, stop, "comment", self.names)
         return end
 
     def _heredoc_bodies(self, i: int) -> int:
@@ -268,12 +285,13 @@ class _Scanner:
 
     def _heredoc_body(self, i: int, heredoc: _Heredoc) -> int:
         """Skip a body up to the line that is exactly the delimiter; return the offset after it."""
-        s, limit = self.s, self.limit
+        s, limit, body = self.s, self.limit, i
         while i < limit:
             newline = s.find("\n", i, limit)
             stop = limit if newline < 0 else newline
             line = s[i:stop].removesuffix("\r")
             if (line.lstrip("\t") if heredoc.strip_tabs else line) == heredoc.delimiter:
+                self._heredoc_script(body, i, heredoc.quoted)
                 return min(stop + 1, limit)
             i = stop + 1
         raise self._unterminated(heredoc)
@@ -487,6 +505,52 @@ class _Scanner:
         finally:
             self.limit, self.heredocs, self.inline = saved
 
+    def _heredoc_script(self, start: int, end: int, quoted: bool) -> None:
+        """The commands of a heredoc body, read as the script it writes (never its sites).
+
+        In an unquoted body `\\\\` writes one backslash, so `\\\\<newline>` continues
+        a line of the written script: it is read as ` \\<newline>`, of the same
+        length, so offsets stay the file's.
+        """
+        body = self.s[start:end]
+        script = body if quoted else _DOUBLED_BACKSLASH_NEWLINE.sub(r" \\\1", body)
+        saved = self.s, self.commands_only
+        if script != body:
+            self.s = self.s[:start] + script + self.s[end:]
+        self.commands_only = True
+        try:
+            self._nested(start, end, inline=True)
+        finally:
+            self.s, self.commands_only = saved
+
+    def _record(self, words: list[Word]) -> None:
+        """Keep a simple command for the code-pattern rules: assignments in front apart."""
+        k = 0
+        while k < len(words) and (self._text(words[k]) in _RESERVED or self._text(words[k]) in _CLOSERS):
+            k += 1
+        if k == len(words):
+            return
+        start, assignments = words[k].start, []
+        while k < len(words) and (assignment := self._assignment(words[k])) is not None:
+            assignments.append((assignment[0], self._unquoted(assignment[1])))
+            k += 1
+        line, column = self.source.position(start)
+        end_line, end_column = self.source.position(words[-1].end)
+        words_text = tuple(self._unquoted(word.parts) for word in words[k:])
+        command = Command(self.source.path, line, column, words_text, tuple(assignments), end_line, end_column)
+        self.commands.append((start, command))
+
+    def _unquoted(self, parts: tuple[Part, ...]) -> str:
+        """A word as the command receives it, quotes and escapes removed, expansions as written."""
+        pieces = []
+        for part in parts:
+            text = self.s[part.start:part.end]
+            if part.kind in (LIT, DQ) and "\\" in text:
+                text = (_ESCAPED if part.kind == LIT else _DQ_ESCAPED).sub(lambda m: m.group(1) or "", text)
+            pieces.append(text)
+        text = "".join(pieces)
+        return text if text.isascii() else text.encode("latin-1").decode("utf-8", "replace")
+
     # --- sites of one command --------------------------------------------------
 
     def _analyze(self, words: list[Word]) -> None:
@@ -637,6 +701,8 @@ class _Scanner:
     # --- sites ------------------------------------------------------------------
 
     def _literal(self, name: str, digits: Part, aliases: tuple[str, ...]) -> None:
+        if self.commands_only:
+            return
         value = int(self.s[digits.start:digits.end])
         for variable in (name, *aliases):
             if not variable.startswith("-"):
@@ -649,6 +715,8 @@ class _Scanner:
             self.literals[key] = self._site(name, digits.start, digits.end, value, aliases=aliases)
 
     def _arithmetic(self, part: Part, owner: str) -> None:
+        if self.commands_only:
+            return
         key = (part.start, part.end)
         if owner or key not in self.arithmetic:
             self.arithmetic[key] = owner

@@ -6,14 +6,16 @@ ruamel.yaml.clib is installed (≈6× faster than the pure one, same marks).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from portlint.extract import Extraction, Suppression, suppression_in
+from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
+from portlint.extract import yaml_commands
 
 _MERGE_KEY = "<<"
 
@@ -66,7 +68,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     offsets = _byte_offsets(source, [_digits_index(node) + bom for _, node in literals])
     sites = [site for path, node in literals if (site := _site(source, offsets[_digits_index(node) + bom], path, node))]
     scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for _, n in scalars]
-    return Extraction(tuple(sites), _suppressions(source, scalar_spans))
+    suppressions, doc_sites = _comments(source, scalar_spans, names) if "#" in source.text else ((), [])
+    return Extraction((*sites, *doc_sites), suppressions, commands=yaml_commands.find(source, roots, names))
 
 
 def _digits_index(node: Any) -> int:
@@ -140,31 +143,36 @@ def _is_port_literal(node: Any) -> bool:
     return node.style in ("'", '"', None, "")
 
 
-def _suppressions(source: Source, scalar_spans: list[tuple[int, int]]) -> tuple[Suppression, ...]:
-    """Suppression comments: a `#` after whitespace or at a line start, outside every scalar."""
+def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
+    """Suppressions and layout statements of every comment: a `#` after whitespace or at a
+    line start, outside every scalar the composer delimited."""
     text = source.text
-    if "portlint:" not in text:
-        return ()
-    found = []
-    position = text.find("portlint:")
+    suppressions, doc_sites = [], []
+    spans = sorted(scalar_spans)
+    starts = [span[0] for span in spans]
+    position = text.find("#")
     while position != -1:
-        hash_at = text.rfind("#", text.rfind("\n", 0, position) + 1, position)
-        if hash_at != -1 and _starts_comment(text, hash_at, scalar_spans):
-            line_end = text.find("\n", position)
-            comment = text[hash_at : len(text) if line_end == -1 else line_end].rstrip("\r")
-            start = source.byte_offset(hash_at)
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end == -1 else line_end
+        if _starts_comment(text, position, spans, starts):
+            comment = text[position:line_end].rstrip("\r")
+            start = source.byte_offset(position)
+            end = start + len(comment.encode())
             line, column = source.position(start)
-            suppression = suppression_in(comment, line, column, start, start + len(comment.encode()))
+            suppression = suppression_in(comment, line, column, start, end)
             if suppression is not None:
-                found.append(suppression)
-        position = text.find("portlint:", position + 1)
-    return tuple(found)
+                suppressions.append(suppression)
+            doc_sites += prose.statements(source, start, end, "comment", names)
+            position = line_end  # the rest of the line is this comment
+        position = text.find("#", position + 1)
+    return tuple(suppressions), doc_sites
 
 
-def _starts_comment(text: str, index: int, scalar_spans: list[tuple[int, int]]) -> bool:
+def _starts_comment(text: str, index: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
     if index > 0 and text[index - 1] not in " \t\n":
         return False
-    return not any(start <= index < end for start, end in scalar_spans)
+    before = bisect_right(starts, index) - 1
+    return before < 0 or not spans[before][0] <= index < spans[before][1]
 
 
 def _repeated_key(node: Any) -> Extraction | None:

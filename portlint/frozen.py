@@ -1,0 +1,214 @@
+"""Frozen copies: which file mirrors which, and every scalar of both, by key path.
+
+A copy is compared with its source after the source's parents (a top-level
+`defaults:` naming files, OmegaConf/Hydra style) are merged in, child winning,
+so a key the copy spells out and the source inherits is neither missing nor
+different. Aliases and merge keys are expanded, within a budget, so an alias
+bomb costs a bounded amount of work.
+"""
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from portlint.model import FrozenSpec
+from portlint.source import Source
+
+DEFAULTS_KEY = "defaults"
+_MERGE_KEY = "<<"
+_NODE_BUDGET = 200_000  # scalars visited per file, aliases expanded; an alias bomb stops here
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """One scalar value at a key path, as written, with where its literal is."""
+
+    path: str  # the file it is written in (a parent, for inherited keys)
+    line: int
+    column: int
+    start: int  # byte span of the value inside its quotes
+    end: int
+    value: str
+    quote: str  # "", "'" or '"'
+
+
+@dataclass(frozen=True)
+class Tree:
+    """Every scalar of a file (parents merged in), plus the key paths of its collections."""
+
+    scalars: dict[str, Scalar] = field(default_factory=dict)
+    collections: dict[str, tuple[int, int]] = field(default_factory=dict)  # key path -> (line, column)
+    sequences: frozenset[str] = frozenset()  # the collections that are lists
+    files: tuple[str, ...] = ()  # this file and every parent merged into it
+
+
+class InheritanceError(Exception):
+    """A parent named in `defaults:` is missing or the chain loops; the chain is in the message."""
+
+
+@dataclass(frozen=True)
+class FrozenPair:
+    copy: str
+    source: str  # "" when no template exists
+    spec: FrozenSpec
+    tried: tuple[str, ...] = ()  # templates tried, for the missing-source message
+
+
+def pairs(spec_list: Iterable[FrozenSpec], listed: Iterable[str], exists: Callable[[str], bool]) -> list[FrozenPair]:
+    """Each file matching a spec's `copies` glob, paired with its first existing source."""
+    from portlint.binding import files_match
+
+    found = []
+    listed = list(listed)
+    for spec in spec_list:
+        for copy in listed:
+            if not files_match((spec.copies,), copy):
+                continue
+            tried = tuple(posixpath.normpath(c) for c in spec.candidates(copy))
+            source = next((c for c in tried if c != copy and exists(c)), "")
+            found.append(FrozenPair(copy, source, spec, tried))
+    return found
+
+
+def tree(path: str, read: Callable[[str], bytes | None], chain: tuple[str, ...] = ()) -> Tree:
+    """The merged tree of a YAML file; raises InheritanceError, ValueError (unparsable)."""
+    from ruamel.yaml import YAMLError
+
+    from portlint.extract.yaml import compose
+
+    if path in chain:
+        raise InheritanceError(f"inheritance cycle: {' -> '.join((*chain, path))}")
+    data = read(path)
+    if data is None:
+        raise InheritanceError(f"missing parent: {' -> '.join((*chain, path))}")
+    source = Source(path, data)
+    try:
+        roots = compose(source.text)
+    except YAMLError as error:
+        raise ValueError(f"{path}: invalid YAML: {getattr(error, 'problem', None) or error}") from None
+    own = _flatten(source, roots[0] if roots else None)
+    merged = Tree()
+    for parent in _parents(path, roots[0] if roots else None):
+        merged = _merge(merged, tree(parent, read, (*chain, path)))
+    return _merge(merged, own)
+
+
+def _parents(path: str, root: Any) -> list[str]:
+    """The files a top-level `defaults:` names, relative to the file."""
+    if root is None or root.id != "mapping":
+        return []
+    for key, value in root.value:
+        if key.id == "scalar" and key.value == DEFAULTS_KEY:
+            items = [value] if value.id == "scalar" else value.value if value.id == "sequence" else []
+            names = [item.value for item in items if item.id == "scalar" and item.value != "_self_"]
+            base = posixpath.dirname(path)
+            return [_with_suffix(posixpath.normpath(posixpath.join(base, name))) for name in names]
+    return []
+
+
+def _with_suffix(path: str) -> str:
+    return path if path.endswith((".yaml", ".yml")) else path + ".yaml"
+
+
+def _merge(parent: Tree, child: Tree) -> Tree:
+    """Child wins: mappings merge key by key; a child list or scalar replaces what the
+    parent had under its key (OmegaConf's merge)."""
+    replaced = [key for key in (*child.scalars, *child.sequences) if key]
+    scalars = {k: v for k, v in parent.scalars.items() if not _under_any(k, replaced)}
+    collections = {k: v for k, v in parent.collections.items() if not _under_any(k, replaced) or k in replaced}
+    scalars.update(child.scalars)
+    collections.update(child.collections)
+    sequences = frozenset(k for k in (*parent.sequences, *child.sequences) if k in collections)
+    return Tree(scalars, collections, (*child.files, *parent.files), sequences)
+
+
+def _under_any(key: str, replaced: list[str]) -> bool:
+    return any(key == r or key.startswith(r + ".") or key.startswith(r + "[") for r in replaced)
+
+
+def _flatten(source: Source, root: Any) -> Tree:
+    scalars: dict[str, Scalar] = {}
+    collections: dict[str, tuple[int, int]] = {}
+    sequences = set()
+    for key, node in _expanded("", root, (), [_NODE_BUDGET]) if root is not None else ():
+        if key == DEFAULTS_KEY or key.startswith((DEFAULTS_KEY + "[", DEFAULTS_KEY + ".")):
+            continue  # the parents themselves, not configuration
+        if node.id == "scalar":
+            scalars[key] = _scalar(source, node)
+        else:
+            collections[key] = (node.start_mark.line + 1, node.start_mark.column + 1)
+            if node.id == "sequence":
+                sequences.add(key)
+    return Tree(scalars, collections, (source.path,), frozenset(sequences))
+
+
+def _expanded(path: str, node: Any, ancestors: tuple[int, ...], budget: list[int]) -> Iterator[tuple[str, Any]]:
+    """(key path, node) for every node, aliases expanded; a recursive alias is cut."""
+    budget[0] -= 1
+    if budget[0] < 0 or id(node) in ancestors:
+        return
+    yield path, node
+    if node.id == "scalar":
+        return
+    inner = (*ancestors, id(node))
+    if node.id == "sequence":
+        for index, item in enumerate(node.value):
+            yield from _expanded(f"{path}[{index}]", item, inner, budget)
+        return
+    for key, value in _merged_items(node):
+        yield from _expanded(f"{path}.{key}" if path else key, value, inner, budget)
+
+
+def _merged_items(node: Any) -> list[tuple[str, Any]]:
+    """A mapping's (key, value) pairs with `<<: *base` merges applied; own keys win."""
+    own, merged = {}, {}
+    for key, value in node.value:
+        if key.id != "scalar":
+            continue
+        if key.value == _MERGE_KEY:
+            bases = value.value if value.id == "sequence" else [value]
+            for base in bases:
+                if base.id == "mapping":
+                    for k, v in base.value:
+                        if k.id == "scalar" and k.value != _MERGE_KEY:
+                            merged.setdefault(str(k.value), v)
+        else:
+            own[str(key.value)] = value
+    return list({**merged, **own}.items())
+
+
+def _scalar(source: Source, node: Any) -> Scalar:
+    mark = node.start_mark
+    quote = node.style if node.style in ("'", '"') else ""
+    start = source.char_offset(mark.line, mark.column + bool(quote))
+    end = source.byte_offset(node.end_mark.index - bool(quote)) if quote else start + len(node.value.encode())
+    line, column = source.position(start)
+    return Scalar(source.path, line, column, start, end, node.value, quote)
+
+
+@dataclass(frozen=True)
+class FrozenCheck:
+    """What PL401/PL402 compare: a pair, both trees, and the key paths in scope."""
+
+    pair: FrozenPair
+    copy: Tree | None = None
+    source: Tree | None = None
+    compared: frozenset[str] = frozenset()
+
+
+def check_pair(pair: FrozenPair, read: Callable[[str], bytes | None], wants: Callable[[str], bool]) -> FrozenCheck:
+    """Both trees of a pair; raises InheritanceError or ValueError for a broken source chain."""
+    if not pair.source:
+        return FrozenCheck(pair)
+    copy, source = tree(pair.copy, read), tree(pair.source, read)
+    keys = set(copy.scalars) | set(source.scalars)
+    if pair.spec.compare == "ports":
+        keys = {key for key in keys if wants(key) and _port_like(copy, source, key)}
+    return FrozenCheck(pair, copy, source, frozenset(keys))
+
+
+def _port_like(copy: Tree, source: Tree, key: str) -> bool:
+    values = [tree.scalars[key].value for tree in (copy, source) if key in tree.scalars]
+    return any(value.isascii() and value.isdigit() for value in values)

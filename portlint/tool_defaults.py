@@ -1,0 +1,171 @@
+"""The table of tools' implicit port defaults (`tool_defaults.yaml`), and which commands run them.
+
+The table is package data, validated against `tool_defaults.schema.json` when
+loaded (a broken table is a packaging bug: it raises). `invocation(tool,
+command)` says whether a command runs a tool and with which options; PL603
+judges the ports left out.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from typing import Any
+
+from portlint.model import Command
+
+# Commands of the table's tools, as bytes: a file without any holds no invocation,
+# whatever its port tokens say (`ray start` with no port option at all).
+# tests/test_tool_defaults.py keeps this in step with the table.
+_MENTIONED = re.compile(rb"ray[ \t]+start|rayStartParams|torchrun|torch\.distributed\.(?:run|launch)|MASTER_ADDR")
+_DECLARATIONS = frozenset("export local readonly declare typeset".split())
+_NOT_RUNNING = frozenset(("echo", "printf", ":", "#"))
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+Default = tuple[int, int] | None  # (low, high), a single port as (p, p); None: picked at random
+
+
+@dataclass(frozen=True)
+class PortDefault:
+    what: str
+    default: Default
+    flag: str = ""  # normalized: `--min-worker-port`
+    high_flag: str = ""
+    env: tuple[str, ...] = ()
+    via: tuple[tuple[str, Default], ...] = ()
+    only_with: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+
+    @property
+    def flags(self) -> str:
+        return f"{self.flag}/{self.high_flag}" if self.high_flag else self.flag or self.env[0]
+
+    def default_via(self, launcher: str) -> Default:
+        return dict(self.via).get(launcher, self.default) if launcher else self.default
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    ports: tuple[PortDefault, ...]
+    runs: tuple[tuple[str, ...], ...] = ()
+    sets: str = ""
+    unless_runs: tuple[str, ...] = ()
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """A command that runs a tool: its options (normalized name -> value; "" for a bare flag)."""
+
+    tool: Tool
+    command: Command
+    options: dict[str, str]
+
+    def gives(self, option: str) -> bool:
+        """`--head` is given; `--include-dashboard=false` only with that value."""
+        name, _, value = option.partition("=")
+        given = self.options.get(normalized(name))
+        return given is not None and (not value or given.lower() == value.lower())
+
+
+def mentions_tool(kind: str, data: bytes) -> bool:
+    """Whether a script or YAML file may run a tool of the table (a cheap byte test)."""
+    return kind in ("shell", "yaml") and _MENTIONED.search(data) is not None
+
+
+@lru_cache(maxsize=1)
+def load() -> tuple[Tool, ...]:
+    from importlib.resources import files
+
+    from jsonschema import Draft202012Validator
+    from ruamel.yaml import YAML
+
+    package = files("portlint")
+    table = YAML(typ="safe", pure=True).load((package / "tool_defaults.yaml").read_text(encoding="utf-8"))
+    schema = json.loads((package / "tool_defaults.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(table)
+    return tuple(_tool(entry) for entry in table["tools"])
+
+
+def invocation(tool: Tool, command: Command) -> Invocation | None:
+    """The invocation of `tool` by `command`, if it runs it (or, for a `sets` tool, sets its variable)."""
+    words = command.words
+    if words and words[0] in _NOT_RUNNING:
+        return None
+    if tool.sets:
+        return Invocation(tool, command, {}) if tool.sets in variables_set(command) else None
+    for start in range(len(words)):
+        for prefix in tool.runs:
+            if _runs(words, start, prefix):
+                return Invocation(tool, command, options(words[start + len(prefix):]))
+    return None
+
+
+def variables_set(command: Command) -> set[str]:
+    """Variables a command sets: in front of it, after export/declare/..., or after `env`."""
+    found = {name for name, _ in command.assignments}
+    words = command.words
+    if words and (words[0] in _DECLARATIONS or words[0] == "env"):
+        for word in words[1:]:
+            name = word.split("=", 1)[0]
+            if _VARIABLE.fullmatch(name) and ("=" in word or words[0] != "env"):
+                found.add(name)
+    return found
+
+
+def options(words: tuple[str, ...]) -> dict[str, str]:
+    """`--name=value` and `--name value` (a next word that is no option), names normalized."""
+    found: dict[str, str] = {}
+    previous = ""
+    for word in words:
+        if word.startswith("-") and len(word) > 1:
+            name, equals, value = word.partition("=")
+            previous = "" if equals else normalized(name)
+            found[normalized(name)] = value
+        elif previous:
+            found[previous] = word
+            previous = ""
+    return found
+
+
+def normalized(option: str) -> str:
+    """`--master_port` and `--master-port` name one option."""
+    return option.replace("_", "-")
+
+
+def _runs(words: tuple[str, ...], start: int, prefix: tuple[str, ...]) -> bool:
+    if start + len(prefix) > len(words):
+        return False
+    first = words[start].rsplit("/", 1)[-1]
+    if not fnmatchcase(first, prefix[0]):
+        return False
+    return all(fnmatchcase(word, pattern) for word, pattern in zip(words[start + 1:], prefix[1:]))
+
+
+def _tool(entry: dict[str, Any]) -> Tool:
+    return Tool(
+        entry["name"], tuple(_port(port) for port in entry["ports"]),
+        tuple(tuple(prefix) for prefix in entry.get("runs", ())), entry.get("sets", ""),
+        tuple(entry.get("unless_runs", ())), entry.get("reference", ""),
+    )
+
+
+def _port(entry: dict[str, Any]) -> PortDefault:
+    return PortDefault(
+        entry["what"], _default(entry["default"]), normalized(entry.get("flag", "")),
+        normalized(entry.get("high_flag", "")), tuple(entry.get("env", ())),
+        tuple((launcher, _default(value)) for launcher, value in entry.get("via", {}).items()),
+        tuple(entry.get("only_with", ())), tuple(entry.get("unless", ())),
+    )
+
+
+def _default(value: int | list[int] | str) -> Default:
+    if value == "random":
+        return None
+    if isinstance(value, list):
+        return value[0], value[1]
+    assert isinstance(value, int)
+    return value, value

@@ -1,0 +1,72 @@
+"""A frozen copy's value differs from its source.
+
+What it does: for every pair declared under `frozen:` (a copy and the first of
+its source templates that exists, parents named in the source's `defaults:`
+merged in), compares the scalars at the same key path: port sites only with
+`compare: ports` (the default), every scalar with `compare: all` (strings,
+floats, booleans, null and `${...}` interpolations, compared as written).
+Why: a test that compares an example config with its frozen reference copy
+fails after a port change, or worse, a stale copy keeps an old layout alive in
+the tests; reviewers of the real fix behind portlint still had to ask for them.
+Example (fails): `policy.generation.port_range_low: 3000` in the source, `2000` in the copy.
+Fix: safe: replaces the copy's literal with the source's value, keeping the
+copy's quoting, comments and layout; values the copy's quoting cannot hold are left alone.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.frozen import Scalar
+from portlint.model import Layout
+from portlint.problem import Edit, Fix, Problem
+
+CODE = "PL401"
+NAME = "frozen-drift"
+NEEDS_LAYOUT = False
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    for pair in layout.frozen:
+        if pair.copy is None or pair.source is None:
+            continue
+        for key in sorted(pair.compared):
+            mine, theirs = pair.copy.scalars.get(key), pair.source.scalars.get(key)
+            if mine is None or theirs is None or _same(mine, theirs) or mine.path != pair.pair.copy:
+                continue
+            message = f"{key}={mine.value} differs from {theirs.path}:{theirs.line} ({key}={theirs.value})"
+            yield Problem(mine.path, mine.line, mine.column, CODE, message, _fix(mine, theirs.value),
+                          mine.line, mine.column + len(mine.value))
+
+
+def _same(mine: Scalar, theirs: Scalar) -> bool:
+    if mine.value.isdigit() and theirs.value.isdigit():
+        return int(mine.value) == int(theirs.value)
+    return mine.value == theirs.value
+
+
+def _fix(mine: Scalar, value: str) -> Fix | None:
+    """Rewrite only when the copy's literal is plain text and its quoting can hold the new value."""
+    if mine.end - mine.start != len(mine.value.encode()):
+        return None  # escapes or a folded scalar: the bytes are not the value
+    if mine.quote == '"' and ('"' in value or "\\" in value):
+        return None
+    if mine.quote == "'" and "'" in value:
+        return None
+    if not mine.quote and not _plain_safe(value, mine.value):
+        return None
+    return Fix((Edit(mine.start, mine.end, value.encode()),))
+
+
+def _plain_safe(value: str, old: str) -> bool:
+    """Whether `value` written plain reads back as the same text.
+
+    Digits replace digits; text must not start with an indicator or hold a
+    comment or mapping marker. The engine re-parses and re-checks every fixed
+    file, so a value that still reads differently does not converge and is not written.
+    """
+    if old.isdigit() or value.isdigit():
+        return old.isdigit() and value.isdigit()
+    return (
+        bool(value) and value == value.strip() and "\n" not in value
+        and value[0] not in "-?:,[]{}#&*!|>'\"%@`" and ": " not in value and " #" not in value
+    )
