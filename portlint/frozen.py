@@ -121,7 +121,7 @@ def _merge(parent: Tree, child: Tree) -> Tree:
     scalars.update(child.scalars)
     collections.update(child.collections)
     sequences = frozenset(k for k in (*parent.sequences, *child.sequences) if k in collections)
-    return Tree(scalars, collections, (*child.files, *parent.files), sequences)
+    return Tree(scalars, collections, sequences=sequences, files=(*child.files, *parent.files))
 
 
 def _under_any(key: str, replaced: list[str]) -> bool:
@@ -141,7 +141,7 @@ def _flatten(source: Source, root: Any) -> Tree:
             collections[key] = (node.start_mark.line + 1, node.start_mark.column + 1)
             if node.id == "sequence":
                 sequences.add(key)
-    return Tree(scalars, collections, (source.path,), frozenset(sequences))
+    return Tree(scalars, collections, sequences=frozenset(sequences), files=(source.path,))
 
 
 def _expanded(path: str, node: Any, ancestors: tuple[int, ...], budget: list[int]) -> Iterator[tuple[str, Any]]:
