@@ -1,0 +1,70 @@
+"""Frozen trees (aliases, merges, inheritance) and layout statements in prose."""
+from __future__ import annotations
+
+import pytest
+
+from portlint import frozen
+from portlint.extract.prose import statements
+from portlint.naming import NameFilter
+from portlint.source import Source
+
+
+def _tree(files: dict[str, str], path: str) -> frozen.Tree:
+    return frozen.tree(path, lambda p: files[p].encode() if p in files else None)
+
+
+def test_aliases_and_merge_keys_are_expanded_with_own_keys_winning() -> None:
+    tree = _tree({"a.yaml": "base: &b {port: 1, host: x}\nuse: *b\nover:\n  <<: *b\n  port: 2\n"}, "a.yaml")
+    values = {key: scalar.value for key, scalar in tree.scalars.items()}
+    assert values == {"base.port": "1", "base.host": "x", "use.port": "1", "use.host": "x", "over.port": "2", "over.host": "x"}
+
+
+def test_parents_merge_mappings_key_by_key_and_children_replace_lists() -> None:
+    files = {
+        "c/base.yaml": "a:\n  port_low: 1\n  port_high: 9\nlist: [1, 2, 3]\n",
+        "c/child.yaml": "defaults: [base]\na:\n  port_high: 5\nlist: [7]\n",
+    }
+    tree = _tree(files, "c/child.yaml")
+    assert {k: v.value for k, v in tree.scalars.items()} == {"a.port_low": "1", "a.port_high": "5", "list[0]": "7"}
+    assert tree.files == ("c/child.yaml", "c/base.yaml")
+    assert tree.scalars["a.port_low"].path == "c/base.yaml"
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"a.yaml": "defaults: b.yaml\n", "b.yaml": "defaults: [a.yaml]\n"}, "inheritance cycle: a.yaml -> b.yaml -> a.yaml"),
+    ({"a.yaml": "defaults: [_self_, gone]\n"}, "missing parent: a.yaml -> gone.yaml"),
+])
+def test_broken_inheritance_names_the_chain(files: dict[str, str], message: str) -> None:
+    with pytest.raises(frozen.InheritanceError, match=message):
+        _tree(files, "a.yaml")
+
+
+def test_an_alias_bomb_is_cut_by_the_budget() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]" for i in range(1, 9)]
+    tree = _tree({"bomb.yaml": "\n".join(lines) + "\n"}, "bomb.yaml")
+    assert len(tree.scalars) + len(tree.collections) <= 200_000
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("#   1400-1999    TCPStore (cluster.master_port_range_low/high)",
+     [("cluster.master_port_range_low", 1400, "low", 0), ("cluster.master_port_range_low", 1999, "high", 0)]),
+    ("# VLLM_PORT: [7000, 9000) per engine", [("VLLM_PORT", 7000, "low", 0), ("VLLM_PORT", 9000, "high", 1)]),
+    ("# engines from 7100+ (VLLM_PORT)", [("VLLM_PORT", 7100, "low", 0)]),
+    ("| dashboard | 8265 | `DASHBOARD_PORT` |", [("DASHBOARD_PORT", 8265, "port", 0)]),
+    ("# released 2024-01-05, see MASTER_PORT", []),
+    ("# MIN_WORKER_PORT=2000 is documented elsewhere", []),
+    ("# 1400-1999 for the master, no name here", []),
+])
+def test_statements_give_doc_sites_with_roles_and_offsets(text: str, expected: list) -> None:
+    source = Source("x", text.encode())
+    found = [(s.name, s.value, s.role, s.offset) for s in statements(source, 0, len(source.data), "comment", NameFilter(["VLLM_PORT"]))]
+    assert found == expected
+
+
+def test_running_prose_ignores_lone_numbers_but_not_ranges() -> None:
+    text = "The head uses the next one (1302) after NODE_MANAGER_PORT; workers 2000–2999 (MIN_WORKER_PORT)."
+    source = Source("x.md", text.encode())
+    found = list(statements(source, 0, len(source.data), "markdown", NameFilter(), ranges_only=True))
+    assert [(s.value, s.role) for s in found] == [(2000, "low"), (2999, "high")]
+    assert source.data[found[1].start:found[1].end] == b"2999"
