@@ -1,0 +1,200 @@
+"""Commands the extractors keep for the code-pattern rules: shell scripts, heredoc bodies,
+YAML `command:`/`args:` and KubeRay `rayStartParams`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from portlint.config import load_config
+from portlint.engine import Engine, Options
+from portlint.extract import shell, yaml
+from portlint.model import Command
+from portlint.naming import NameFilter
+from portlint.source import Source
+
+
+def shell_commands(data: bytes) -> tuple[Command, ...]:
+    return shell.extract(Source("x.sh", data), NameFilter()).commands
+
+
+def yaml_commands(data: bytes) -> tuple[Command, ...]:
+    extraction = yaml.extract(Source("k.yaml", data), NameFilter())
+    assert extraction.error == ""
+    return extraction.commands
+
+
+def words(commands: tuple[Command, ...]) -> list[tuple[str, ...]]:
+    return [c.words for c in commands]
+
+
+# --- shell ---------------------------------------------------------------------------------
+
+
+def test_a_command_keeps_its_words_unquoted_and_its_expansions_as_written() -> None:
+    data = b'#!/bin/bash\nray start --head "--port=${GCS_PORT:-6379}" \'--block\' --x=$((A + 1)) a\\ b\n'
+    (command,) = shell_commands(data)
+    assert command.words == ("ray", "start", "--head", "--port=${GCS_PORT:-6379}", "--block", "--x=$((A + 1))", "a b")
+    assert (command.path, command.line, command.column, command.end_line, command.end_column) == ("x.sh", 2, 1, 2, 74)
+    assert command.assignments == () and command.via == ""
+
+
+def test_assignments_in_front_are_kept_apart_from_the_words() -> None:
+    command, hostname = shell_commands(b'MASTER_ADDR=$(hostname) NCCL_DEBUG="INFO x" torchrun train.py\n')
+    assert hostname.words == ("hostname",)
+    assert command.assignments == (("MASTER_ADDR", "$(hostname)"), ("NCCL_DEBUG", "INFO x"))
+    assert command.words == ("torchrun", "train.py")
+    assert (command.line, command.column) == (1, 1)
+
+
+def test_a_bare_assignment_is_a_command_without_words() -> None:
+    first, second = shell_commands(b"MIN_WORKER_PORT=${MIN_WORKER_PORT:-2000}\nexport MASTER_ADDR=head\n")
+    assert (first.words, first.assignments) == ((), (("MIN_WORKER_PORT", "${MIN_WORKER_PORT:-2000}"),))
+    assert (second.words, second.assignments) == (("export", "MASTER_ADDR=head"), ())
+
+
+def test_reserved_words_and_closers_are_not_part_of_commands() -> None:
+    data = b"if ray start --head; then\n  echo up\nfi\nwhile true; do sleep 1; done\n"
+    assert words(shell_commands(data)) == [("ray", "start", "--head"), ("echo", "up"), ("true",), ("sleep", "1")]
+
+
+def test_a_command_continued_over_lines_ends_at_its_last_word() -> None:
+    data = b"srun -w node \\\n  ray start \\\r\n    --block\n"
+    (command,) = shell_commands(data)
+    assert command.words == ("srun", "-w", "node", "ray", "start", "--block")
+    assert (command.line, command.column, command.end_line, command.end_column) == (1, 1, 3, 12)
+
+
+def test_commands_inside_substitutions_and_bash_dash_c_are_kept_at_their_file_positions() -> None:
+    data = b'X=$(ray start --head)\nsrun bash -c "ray start --address=$HEAD"\nY=`torchrun a.py`\n'
+    found = [(c.words, c.line, c.column) for c in shell_commands(data)]
+    assert found == [
+        ((), 1, 1),
+        (("ray", "start", "--head"), 1, 5),
+        (("srun", "bash", "-c", "ray start --address=$HEAD"), 2, 1),
+        (("ray", "start", "--address=$HEAD"), 2, 15),
+        ((), 3, 1),
+        (("torchrun", "a.py"), 3, 4),
+    ]
+
+
+def test_a_heredoc_body_gives_commands_but_no_sites() -> None:
+    data = b"cat <<EOF > worker.sh\nray start --min-worker-port=2000\nPORT=9999\nEOF\nHTTP_PORT=8080\n"
+    extraction = shell.extract(Source("x.sh", data), NameFilter())
+    assert [(s.name, s.value) for s in extraction.sites] == [("HTTP_PORT", 8080)]
+    assert [(c.words, c.assignments, c.line) for c in extraction.commands] == [
+        (("cat",), (), 1),
+        (("ray", "start", "--min-worker-port=2000"), (), 2),
+        ((), (("PORT", "9999"),), 3),
+        ((), (("HTTP_PORT", "8080"),), 5),
+    ]
+
+
+def test_a_doubled_backslash_in_an_unquoted_heredoc_continues_the_written_script() -> None:
+    data = b'cat <<EOF >w.sh\nexec ray start --address="$ip" \\\\\n    --min-worker-port=${MIN} \\\\\n    --block\nEOF\n'
+    ray = shell_commands(data)[1]
+    assert ray.words == ("exec", "ray", "start", "--address=$ip", "--min-worker-port=${MIN}", "--block")
+    assert (ray.line, ray.end_line) == (2, 4)
+
+
+def test_a_quoted_heredoc_body_is_read_literally() -> None:
+    data = b"cat <<'EOF' >w.sh\nray start --head \\\\\n--block\nEOF\n"
+    assert words(shell_commands(data))[1:] == [("ray", "start", "--head", "\\"), ("--block",)]
+
+
+def test_the_ray_sub_head_command_two_heredocs_deep() -> None:
+    data = (
+        b"head_cmd=$(cat <<EOF\n"
+        b"cat <<EOFINNER | tee -a /launch-head.sh\n"
+        b"ray start --head \\\\\n"
+        b"    --port=${GCS_PORT} --dashboard-port=8265\n"
+        b"EOFINNER\n"
+        b"EOF\n"
+        b")\n"
+    )
+    (ray,) = [c for c in shell_commands(data) if c.words[:1] == ("ray",)]
+    assert ray.words == ("ray", "start", "--head", "--port=${GCS_PORT}", "--dashboard-port=8265")
+    assert (ray.line, ray.column, ray.end_line) == (3, 1, 4)
+
+
+def test_commands_before_a_scan_error_are_kept() -> None:
+    extraction = shell.extract(Source("x.sh", b"ray start --head\necho 'unterminated\n"), NameFilter())
+    assert extraction.error and words(extraction.commands) == [("ray", "start", "--head")]
+
+
+def test_non_ascii_words_are_decoded() -> None:
+    (command,) = shell_commands("echo 'héllo' ✓\n".encode())
+    assert command.words == ("echo", "héllo", "✓")
+
+
+# --- YAML ----------------------------------------------------------------------------------
+
+
+def test_a_block_scalar_under_args_is_scanned_as_a_script_at_its_file_positions() -> None:
+    data = (
+        b"spec:\n"
+        b"  containers:\n"
+        b"    - name: head\n"
+        b"      command: [/bin/bash, -lc, --]\n"
+        b"      args:\n"
+        b"        - |\n"
+        b"          ulimit -n 65536\n"
+        b"          ray start --head \\\n"
+        b"            --port=6379\n"
+    )
+    first, ray = yaml_commands(data)
+    assert first.words == ("ulimit", "-n", "65536") and (first.line, first.column) == (7, 11)
+    assert ray.words == ("ray", "start", "--head", "--port=6379")
+    assert (ray.line, ray.column, ray.end_line, ray.end_column) == (8, 11, 9, 24)
+
+
+def test_command_and_args_lists_are_one_argument_vector() -> None:
+    data = b"containers:\n  - command: [torchrun, --nproc-per-node=8]\n    args: [\"train.py\", \"--lr\", \"1e-4\"]\n"
+    (command,) = yaml_commands(data)
+    assert command.words == ("torchrun", "--nproc-per-node=8", "train.py", "--lr", "1e-4")
+    assert (command.line, command.column) == (2, 15)
+
+
+def test_a_one_line_command_string_is_placed_on_its_line() -> None:
+    data = b'services:\n  head:\n    command: "ray start --head --block"\n'
+    (command,) = yaml_commands(data)
+    assert command.words == ("ray", "start", "--head", "--block")
+    assert (command.line, command.column, command.end_column) == (3, 15, 39)
+
+
+def test_a_folded_script_points_at_its_start() -> None:
+    data = b"job:\n  command: >\n    ray start\n    --head\n"
+    (command,) = yaml_commands(data)
+    assert command.words == ("ray", "start", "--head")
+    assert (command.line, command.column) == (2, 12)
+
+
+def test_kuberay_ray_start_params_are_the_ray_start_the_operator_runs() -> None:
+    data = (
+        b"spec:\n"
+        b"  headGroupSpec:\n"
+        b"    rayStartParams:\n"
+        b"      dashboard-host: '0.0.0.0'\n"
+        b"      min-worker-port: \"2000\"\n"
+        b"  workerGroupSpecs:\n"
+        b"    - groupName: gpu\n"
+        b"      rayStartParams: {}\n"
+    )
+    head, worker = yaml_commands(data)
+    assert head.words == ("ray", "start", "--head", "--dashboard-host=0.0.0.0", "--min-worker-port=2000")
+    assert (head.line, head.column, head.via) == (3, 5, "kuberay")
+    assert (worker.words, worker.line, worker.column, worker.via) == (("ray", "start"), 8, 7, "kuberay")
+
+
+def test_yaml_without_command_keys_has_no_commands() -> None:
+    assert yaml_commands(b"policy:\n  port_range_low: 3000\n  commands: [ray start]\n") == ()
+
+
+# --- engine --------------------------------------------------------------------------------
+
+
+def test_a_script_running_ray_start_without_any_port_token_is_still_read(tmp_path: Path) -> None:
+    (tmp_path / "start.sh").write_bytes(b"#!/bin/bash\nray start --head --block\n")
+    (tmp_path / "other.sh").write_bytes(b"#!/bin/bash\necho hello\n")
+    engine = Engine(load_config(None, tmp_path), Options())
+    files = dict(engine.scan())
+    assert list(files) == ["start.sh"]
+    assert words(engine.layout(files).commands) == [("ray", "start", "--head", "--block")]
