@@ -50,12 +50,14 @@ def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
 @click.option("--ignore", multiple=True, callback=_codes, help="Codes or prefixes not to check.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
 @click.option("--ephemeral-floor", metavar="N|auto", help="Override the config's ephemeral floor.")
-@click.option("--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True)
+@click.option(
+    "--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True,
+)
 @click.option("--statistics", is_flag=True, help="Print a count per code instead of the problems (text or json).")
 @click.option("--show-fixes", is_flag=True, help="Show what each fix would change; with --fix, list what was fixed.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems remain.")
-@click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed, even if nothing remains.")
-@click.option("--no-color", is_flag=True, help="Never colour the output (the NO_COLOR environment variable does the same).")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed.")
+@click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
 def check(
     paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
@@ -147,6 +149,27 @@ def _print_diff(changed: dict[str, tuple[bytes, bytes]], context) -> None:  # no
             f"a/{shown}", f"b/{shown}",
         )
         click.echo("".join(lines), nl=False)
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace an existing config.")
+@click.option("--ephemeral-floor", metavar="N|auto", help="The floor to write (default: 32768, stock Linux).")
+def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
+    """Write a starter .portlint.yaml inferred from the ports found in the repository."""
+    from portlint.config import load_config
+    from portlint.engine import Options, run
+    from portlint.report import text
+    from portlint.starter import init as write_starter
+
+    written, starter = write_starter(path or Path.cwd(), ephemeral_floor, force)
+    shown = os.path.relpath(written, Path.cwd())
+    bands, copies = len(starter.bands), len(starter.frozen)
+    click.echo(f"Wrote {shown}: {bands} band{'s' if bands != 1 else ''}, "
+               f"{copies} frozen cop{'ies' if copies != 1 else 'y'}, ephemeral floor {starter.floor}.")
+    outcome = run(load_config(written, written.parent), Options())
+    click.echo(f"Review it, then run `portlint`. {text.summary(outcome.problems)}")
+    return EXIT_CLEAN
 
 
 @cli.command()

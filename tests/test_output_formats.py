@@ -54,7 +54,7 @@ def test_sarif_has_one_rule_entry_per_code_with_descriptions_and_help(demo: Path
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     rules = _sarif(capsys)["runs"][0]["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == [rule.CODE for rule in ALL]
-    for entry, rule in zip(rules, ALL):
+    for entry, rule in zip(rules, ALL, strict=True):
         assert entry["name"] == rule.NAME
         assert entry["shortDescription"]["text"] == summary(rule)
         assert entry["fullDescription"]["text"].startswith("What it does:")
@@ -92,8 +92,10 @@ def test_sarif_uris_are_relative_to_the_git_work_tree_when_the_config_sits_below
 
 def _fingerprints(log: dict) -> dict[str, tuple[str, int]]:
     return {
-        r["partialFingerprints"]["portlint/v1"]: (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
-        for r in log["runs"][0]["results"]
+        result["partialFingerprints"]["portlint/v1"]: (
+            result["ruleId"], result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for result in log["runs"][0]["results"]
     }
 
 

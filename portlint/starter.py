@@ -1,0 +1,114 @@
+"""`portlint init`: write a starter `.portlint.yaml` inferred from what a zero-config scan finds (SPEC §5).
+
+The bands come from `inferred_bands`, the frozen pairs from `near_copies`; this
+module writes them as YAML a person can review: comments say where each band was
+found and which values disagree with it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from portlint import writer
+from portlint.config import CONFIG_NAMES, ConfigError, find_config, load_config
+from portlint.inferred_bands import Proposal, infer_bands
+from portlint.near_copies import frozen_pairs
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
+_RESERVED = frozenset("true false null yes no on off y n".split())  # YAML 1.1 would read these
+
+
+@dataclass(frozen=True)
+class Starter:
+    floor: int | str
+    bands: tuple[Proposal, ...]
+    frozen: tuple[tuple[str, str], ...]  # (copy, source)
+    undirected: tuple[tuple[str, str], ...]  # near-identical pairs where neither looks like the copy
+
+
+def init(start: Path, floor_override: str | None = None, force: bool = False) -> tuple[Path, Starter]:
+    """Scan the repository holding `start` in zero-config mode and write `.portlint.yaml` at its root."""
+    zero = load_config(None, start, floor_override)
+    target = zero.root / CONFIG_NAMES[0]
+    existing = find_config(zero.root)
+    if existing is not None and existing.parent == zero.root and not force:
+        shown = existing.name if existing.name != "pyproject.toml" else "pyproject.toml [tool.portlint]"
+        raise ConfigError(shown, "", "a config already exists; pass --force to replace it with a starter")
+    from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
+
+    engine = Engine(zero, Options())
+    sites = engine.layout(dict(engine.scan())).sites
+    floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
+    frozen, undirected = frozen_pairs(zero)
+    starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected)
+    data = render(starter).encode()
+    if target.exists():
+        writer.write_atomic(target, data)
+    else:
+        with open(target, "xb") as handle:
+            handle.write(data)
+    return target, starter
+
+
+def render(starter: Starter) -> str:
+    lines = [
+        "# A starter port layout, written by `portlint init` from the ports found in this repository.",
+        "# Review it: rename bands, merge or split them, widen ranges to what each service may use,",
+        "# then run `portlint`. Reference: `portlint rule --all` and the README's Configuration section.",
+        "",
+        f"ephemeral_floor: {_scalar(starter.floor)}  # where the kernel's ephemeral ports begin: 32768 on stock Linux;"
+        " \"auto\" reads this host's range",
+    ]
+    if starter.bands:
+        lines += ["", "bands:"]
+        for proposal in starter.bands:
+            lines += _band_lines(proposal)
+    if starter.frozen:
+        lines += ["", "frozen:  # near-identical copies: a copy must keep its source's ports"]
+        for copy, source in starter.frozen:
+            lines += [f"  - copies: {_scalar(copy)}", f"    source: {_scalar(source)}"]
+    if starter.undirected:
+        lines += ["", "# Near-identical files; if one is a frozen copy of the other, add it under `frozen:`:"]
+        lines += [f"#   {first} ~ {second}" for first, second in starter.undirected]
+    return "\n".join(lines) + "\n"
+
+
+def _band_lines(proposal: Proposal) -> list[str]:
+    more = len(proposal.found_in) - 3
+    shown = ", ".join(proposal.found_in[:3]) + (f" (+{more} more)" if more > 0 else "")
+    lines = [f"  {proposal.name}:"]
+    span = f"port: {proposal.low}" if proposal.low == proposal.high and not proposal.ports else \
+        f"range: {proposal.low}-{proposal.high}"
+    notes = [f"also written: {', '.join(proposal.others)} (PL301 reports those)"] if proposal.others else []
+    if proposal.documented:
+        notes.append(f"as {', '.join(proposal.documented)} state{'s' if len(proposal.documented) == 1 else ''} it")
+    lines.append(f"    {span}" + (f"  # {'; '.join(notes)}" if notes else ""))
+    if proposal.within:
+        lines.append(f"    within: {proposal.within}  # a carve-out, as the docs lay it out")
+    lines.append(f"    description: {_scalar('found in ' + shown)}")
+    if proposal.low < 1024:
+        lines.append("    privileged: true  # below 1024: binding it needs root or CAP_NET_BIND_SERVICE")
+    if proposal.ports:
+        lines.append("    ports:")
+        lines += [f"      {_scalar(name)}: {value}" for name, value in proposal.ports]
+    if proposal.sites:
+        lines.append("    sites:")
+        for name, files in proposal.sites:
+            if files:
+                globs = files[0] if len(files) == 1 else list(files)
+                lines.append(f"      - {{name: {_scalar(name)}, files: {_flow(globs)}}}")
+            else:
+                lines.append(f"      - {_scalar(name)}")
+    return lines
+
+
+def _scalar(value: int | str) -> str:
+    if isinstance(value, int) or _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def _flow(value: str | list[str]) -> str:
+    return _scalar(value) if isinstance(value, str) else "[" + ", ".join(_scalar(v) for v in value) + "]"
