@@ -192,6 +192,53 @@ def rule(code: str | None, show_all: bool) -> int:
     return EXIT_CLEAN
 
 
+@cli.command(name="map")
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the picture as SVG.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the picture as HTML.")
+@click.option("--width", type=click.IntRange(60, 400), default=100, show_default=True, help="Columns of the picture.")
+def map_command(path: Path | None, config_path: Path | None, svg_path: Path | None, html_path: Path | None,
+                width: int) -> int:
+    """Draw the layout: bands, sites, the floor, and every overlap and violation."""
+    from portlint import layoutmap  # imports rich: only this command pays for it
+
+    start = path or Path.cwd()
+    lines = layoutmap.draw(start, config_path, width)
+    for target, export in ((svg_path, layoutmap.to_svg), (html_path, layoutmap.to_html)):
+        if target is not None:
+            try:
+                target.write_text(export(lines, width), encoding="utf-8")
+            except OSError as error:
+                raise click.FileError(str(target), error.strerror or str(error)) from None
+    if svg_path is None and html_path is None:
+        layoutmap.to_terminal(lines, width)
+    return EXIT_CLEAN
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
+@click.option("--proc-root", type=click.Path(file_okay=False, path_type=Path), default=Path("/proc"),
+              show_default=True, help="Where to read the kernel's settings and listeners.")
+def host(path: Path | None, config_path: Path | None, proc_root: Path) -> int:
+    """Check the layout against this machine: ephemeral range, reserved ports, listeners."""
+    from portlint import host as host_check
+    from portlint.survey import survey
+
+    try:
+        kernel = host_check.read_kernel(proc_root)
+    except host_check.HostError as error:
+        click.echo(f"portlint: error: {error}", err=True)
+        return EXIT_ERROR
+    for note in kernel.notes:
+        click.echo(f"portlint: {note}", err=True)
+    found = survey(path or Path.cwd(), config_path, with_problems=False)
+    findings = host_check.compare(found.layout, kernel)
+    click.echo(host_check.render(findings, kernel, found.config.root, Path.cwd()), nl=False)
+    return EXIT_PROBLEMS if findings else EXIT_CLEAN
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and exit 2, never a traceback."""
     from portlint.config import ConfigError

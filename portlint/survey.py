@@ -1,0 +1,26 @@
+"""The layout and problems of a repository as `check` sees them, for `map` and `host`."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from portlint.config import Config, find_config, load_config
+from portlint.engine import Engine, Options
+from portlint.model import Layout
+from portlint.problem import Problem
+
+
+class Survey(NamedTuple):
+    config: Config
+    layout: Layout
+    problems: list[Problem]  # what `portlint check` reports on the whole repository
+    notes: list[str]
+
+
+def survey(start: Path, config_path: Path | None = None, with_problems: bool = True) -> Survey:
+    """Scan the repository of `start` once; the problems only when asked (host needs none)."""
+    config = load_config(find_config(start, config_path), start)
+    engine = Engine(config, Options())
+    files = dict(engine.scan())
+    problems = engine.check(files) if with_problems else []
+    return Survey(config, engine.layout(files), problems, engine.notes)
