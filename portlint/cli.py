@@ -224,11 +224,12 @@ def map_command(path: Path | None, config_path: Path | None, svg_path: Path | No
 def host(path: Path | None, config_path: Path | None, proc_root: Path) -> int:
     """Check the layout against this machine: ephemeral range, reserved ports, listeners."""
     from portlint import host as host_check
+    from portlint import procfs
     from portlint.survey import survey
 
     try:
-        kernel = host_check.read_kernel(proc_root)
-    except host_check.HostError as error:
+        kernel = procfs.read_kernel(proc_root)
+    except procfs.HostError as error:
         click.echo(f"portlint: error: {error}", err=True)
         return EXIT_ERROR
     for note in kernel.notes:

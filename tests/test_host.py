@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from portlint import host
+from portlint import procfs
 from portlint.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,20 +80,20 @@ def test_without_proc_the_message_is_one_clear_line_and_exit_2(tmp_path: Path,
 def test_a_missing_tcp6_table_is_a_note_not_an_error(tmp_path: Path) -> None:
     (tmp_path / "sys/net/ipv4").mkdir(parents=True)
     (tmp_path / "sys/net/ipv4/ip_local_port_range").write_text("32768\t60999\n")
-    kernel = host.read_kernel(tmp_path)
+    kernel = procfs.read_kernel(tmp_path)
     assert kernel.ephemeral == (32768, 60999) and kernel.listening == () and kernel.reserved == ()
     assert len(kernel.notes) == 3
 
 
 def test_reserved_ports_are_parsed_and_merged() -> None:
-    assert host._port_list("8265,9000-9099,9100-9199,\n") == ((8265, 8265), (9000, 9199))
+    assert procfs._port_list("8265,9000-9099,9100-9199,\n") == ((8265, 8265), (9000, 9199))
     with pytest.raises(ValueError):
-        host._port_list("9000-abc")
+        procfs._port_list("9000-abc")
 
 
 def test_listen_rows_decode_to_addresses_and_ports() -> None:
     table = (PROC / "listener" / "net" / "tcp6").read_text()
-    assert sorted(host._listening("tcp6", table)) == [
+    assert sorted(procfs._listening("tcp6", table)) == [
         (22, "tcp6 [::]:22"), (5000, "tcp6 [::]:5000"), (8265, "tcp6 [::]:8265"),
     ]
 
