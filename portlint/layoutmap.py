@@ -173,7 +173,7 @@ def _tick_style(axis: Axis, index: int) -> str:
 def _ruler(axis: Axis, frame: Frame, labelled: set[int]) -> Text:
     text = Text(" " * (frame.label + frame.span + 2) + "▕", "dim", no_wrap=True, overflow="crop")
     for index, column in enumerate(axis.columns):
-        char = "┬" if index in labelled else (GAP if column.gap else "─")
+        char = "┬" if index in labelled else (GAP if column.gap and column.starts else "╌" if column.gap else "─")
         text.append(char, f"dim {ZONE_BACKGROUND[axis.zone(index)]}".strip())
     text.append("▏", "dim")
     return text
@@ -190,7 +190,8 @@ def _row(row: Row, axis: Axis, frame: Frame, color: str) -> Text:
     for index, kind in enumerate(cells):
         zone = ZONE_BACKGROUND[axis.zone(index)]
         if kind is None:
-            char, style = (GAP, "dim") if axis.columns[index].gap else (" ", "")
+            column = axis.columns[index]
+            char, style = (GAP, "dim") if column.gap and column.starts else (" ", "")
         else:
             char, style = GLYPHS[kind], STYLES.get(kind, color)
         if kind != OVERLAP:

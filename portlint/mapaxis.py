@@ -3,8 +3,8 @@
 Ports 1-65535 on a hundred columns would squash a 12-port band into nothing,
 so the axis is cut at every edge the picture draws (band and site bounds, the
 privileged ceiling, the ephemeral floor). A stretch that something occupies
-gets columns by the logarithm of its size; an empty stretch shrinks to one
-break column. When there are more stretches than columns, neighbours share.
+gets columns by the logarithm of its size; an empty stretch shrinks to a
+break column or a few. When there are more stretches than columns, neighbours share.
 """
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 MAX_PORT = 65535
 PRIVILEGED_CEILING = 1024  # ports below it need root (CAP_NET_BIND_SERVICE) to bind
+# An empty stretch's share of spare columns, against 1 + log10(ports) for an occupied one:
+# enough to leave room for tick labels in a sparse layout, little in a dense one.
+GAP_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,8 @@ def build(ranges: Iterable[tuple[int, int]], floor: int, width: int) -> Axis:
 
 
 def _widths(pieces: list[tuple[int, int]], occupied: list[bool], width: int) -> list[int]:
-    """One column each, and the rest shared by occupied stretches by log size (largest remainder)."""
-    weights = [1 + math.log10(b - a + 1) if used else 0.0 for (a, b), used in zip(pieces, occupied)]
+    """One column each, and the rest shared by weight: log size, or GAP_WEIGHT (largest remainder)."""
+    weights = [1 + math.log10(b - a + 1) if used else GAP_WEIGHT for (a, b), used in zip(pieces, occupied)]
     total = sum(weights)
     extra = width - len(pieces)
     if total == 0:

@@ -117,6 +117,15 @@ def test_thirty_bands_from_80_to_65535_each_get_a_visible_row(in_root: Path) -> 
     assert len(set(bars.values())) == 30  # no two bands drawn the same: small ones are not squashed
 
 
+def test_two_bands_get_their_start_labels_and_empty_stretches_stay_quiet(in_root: Path) -> None:
+    text = _text(CASES / "two-bands" / "repo")
+    ticks = text.split("▕", 1)[0]
+    assert all(label in ticks for label in ("443", "1024", "8000", "32768"))
+    rows = _rows(text)
+    assert "█" in rows["api"] and "█" in rows["web"]
+    assert rows["web"].count("┆") <= 8  # one break mark per empty stretch, not per column
+
+
 def test_zero_config_map_draws_the_discovered_ranges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(CASES / "zero-config" / "repo", repo)
