@@ -1,0 +1,385 @@
+"""The walk of one function, path by path, for the socket analysis.
+
+Statements are interpreted over abstract values (values.py), one `State` per
+path: branches fork the paths, loops run their body twice (enough to see a
+number changed by the first round), a `try` handler starts from the state
+before each statement of its body, and leaving a `with` block or a `finally`
+runs on every path that leaves it, `return`, `break` and `continue` included.
+A port number that leaves the function (returned, stored, handed to a call)
+while its socket is released on that path is a `Violation`. What a function
+does to its parameters and returns is kept as a `Summary`, so that calls to
+the module's own helpers can be followed.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from portlint.analysis.expressions import Evaluator
+from portlint.analysis.expressions import literal_int
+from portlint.analysis.tree import names_in
+from portlint.analysis.values import (
+    CANDIDATE,
+    CHOSEN_PORT,
+    FALSE,
+    NOTHING,
+    TRUE,
+    ZERO,
+    ZERO_PORT,
+    Escape,
+    Kind,
+    Param,
+    Release,
+    SockState,
+    State,
+    numbers_in,
+    sockets_in,
+)
+
+MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
+LOOP_ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class Violation:
+    sid: Hashable
+    origin: cst.CSTNode  # the bind, or the call of the helper that bound or probed
+    kind: Kind
+    culprit: str  # the function that lets the port go, as shown in messages
+    escape: Escape
+    release: Release | None  # None: the socket goes out of scope
+    elsewhere: bool = False  # bound by another method of the class (reported at the release)
+
+
+@dataclass
+class Summary:
+    """What a function does, seen from a caller in the same module."""
+
+    params: tuple[str, ...] = ()
+    defaults: dict[int, frozenset] = field(default_factory=dict)
+    returns: frozenset = NOTHING
+    returned_socks: dict[Hashable, tuple[frozenset, bool]] = field(default_factory=dict)  # sid -> (binds, alive)
+    param_binds: dict[int, set] = field(default_factory=dict)
+    param_releases: set[int] = field(default_factory=set)
+    param_holds: set[int] = field(default_factory=set)
+    probes: set[int] = field(default_factory=set)  # parameters whose port it binds and releases
+    probe_polarity: dict[int, bool] = field(default_factory=dict)  # True: it answers True when the port is free
+    self_releases: set[str] = field(default_factory=set)
+    self_stores: dict[str, frozenset] = field(default_factory=dict)
+    sock_binds: dict[Hashable, frozenset] = field(default_factory=dict)
+    violations: list[Violation] = field(default_factory=list)
+
+
+@dataclass
+class _Loop:
+    depth: int  # len(Flow.exits) when the loop started
+    breaks: list[State] = field(default_factory=list)
+    continues: list[State] = field(default_factory=list)
+
+
+class Flow(Evaluator):
+    """One run over one function (or over a module's top-level code)."""
+
+    def __init__(self, index, node: cst.FunctionDef | cst.Module, name: str, owner: str = "") -> None:  # noqa: ANN001
+        super().__init__(index, owner)
+        self.node = node
+        self.name = name
+        self.module_level = isinstance(node, cst.Module)
+        self.loops: list[_Loop] = []
+        self.exits: list[Callable[[State], list[State]]] = []
+        self.globals: set[str] = set()
+        self.exit_states: list[tuple[frozenset, State]] = []
+        self.summary = Summary()
+        if isinstance(node, cst.FunctionDef):
+            self._read_params(node)
+
+    def _read_params(self, node: cst.FunctionDef) -> None:
+        params = node.params
+        ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
+        self.summary.params = tuple(p.name.value for p in ordered)
+        for i, param in enumerate(ordered):
+            if isinstance(param.default, cst.Integer) and literal_int(param.default) == 0:
+                self.summary.defaults[i] = self.eval(param.default, State({}, {}))
+        if self.owner and ordered and "staticmethod" not in decorator_names(node):
+            self.self_name = ordered[0].name.value
+
+    # -- the run ---------------------------------------------------------------
+    def run(self, seeds: dict[str, frozenset] | None = None, seed_socks: dict | None = None) -> Summary:
+        env = {name: frozenset({Param(i)}) for i, name in enumerate(self.summary.params)}
+        socks = {("param", i): SockState(held=True) for i in range(len(self.summary.params))}
+        env.update(seeds or {})
+        socks.update(seed_socks or {})
+        body = self.node.body if self.module_level else self.node.body.body
+        for state in self.exec_block(body, [State(env, socks)]):
+            self.finish(state, NOTHING, None)
+        self._conclude()
+        return self.summary
+
+    def finish(self, state: State, values: frozenset, node: cst.CSTNode | None) -> None:
+        """The path leaves the function returning `values`: every number it let out is judged now."""
+        for sid in numbers_in(values):
+            self.check(state, sid, Escape(node, "return"), at_exit=True)
+        for sid, escape in state.pending:
+            self.check(state, sid, escape, at_exit=True)
+        self.exit_states.append((values, state))
+
+    def check(self, state: State, sid: Hashable, escape: Escape, at_exit: bool) -> None:
+        sock = state.sock(sid)
+        if not sock.binds or (sock.alive if at_exit else sock.released is None):
+            return
+        elsewhere = isinstance(sid, tuple) and sid[0] == "class"
+        for origin, kind in sock.binds:
+            if isinstance(kind, tuple):  # bound to a parameter: port 0 when that is its default
+                kind = ZERO_PORT if ZERO in self.summary.defaults.get(kind[1], NOTHING) else CHOSEN_PORT
+            self.summary.violations.append(Violation(sid, origin, kind, self.name, escape, sock.released, elsewhere))
+
+    def _conclude(self) -> None:
+        summary = self.summary
+        returned: dict[Hashable, tuple[frozenset, bool]] = {}
+        maybe_probes: set[tuple[Hashable, int]] = set()
+        not_probes: set[tuple[Hashable, int]] = set()
+        for values, state in self.exit_states:
+            summary.returns |= values
+            for sid in sockets_in(values) | numbers_in(values):
+                binds, alive = returned.get(sid, (NOTHING, False))
+                returned[sid] = (binds | state.sock(sid).binds, alive or state.sock(sid).alive)
+            for sid, sock in state.socks.items():
+                summary.sock_binds[sid] = summary.sock_binds.get(sid, NOTHING) | sock.binds
+                for _, kind in sock.binds:
+                    if isinstance(kind, tuple):
+                        gone = sock.alive or sid in numbers_in(values)
+                        (not_probes if gone else maybe_probes).add((sid, kind[1]))
+        summary.returned_socks = returned
+        # A socket that serves (accept, serve_forever, ...) on some path is a live server: the port it
+        # published while it served was good; only a port handed on after it was closed is judged.
+        summary.violations = [v for v in summary.violations if v.sid not in self.served or v.escape.how == "pass"]
+        probes = {(sid, k) for sid, k in maybe_probes - not_probes if not _is_param(sid)}
+        summary.probes |= {k for _, k in probes}
+        for sid, k in probes:
+            self._polarity(sid, k)
+
+    def _polarity(self, sid: Hashable, k: int) -> None:
+        """Whether the probe of parameter k answers True for a free port (`is_free`) or for a busy one (`in_use`).
+
+        Judged on the paths where the bind did not happen (it raised): what they return means "busy".
+        """
+        failed, succeeded = set(), set()
+        for values, state in self.exit_states:
+            bound = any(kind == ("param", k) for _, kind in state.sock(sid).binds)
+            answers = {answer for answer, marker in ((True, TRUE), (False, FALSE)) if marker in values}
+            (succeeded if bound else failed).update(answers)
+        if len(failed) == 1:
+            self.summary.probe_polarity[k] = not failed.pop()
+        elif not failed and len(succeeded) == 1:
+            self.summary.probe_polarity[k] = succeeded.pop()
+
+    # -- statements ------------------------------------------------------------
+    def exec_block(self, statements: Sequence[cst.CSTNode], states: list[State]) -> list[State]:
+        for statement in statements:
+            if not states:
+                break
+            states = _distinct(self.exec_statement(statement, states))
+        return states
+
+    def exec_statement(self, node: cst.CSTNode, states: list[State]) -> list[State]:
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                states = [after for state in states for after in self.exec_small(small, state)]
+            return states
+        handler = getattr(self, f"_exec_{type(node).__name__}", None)
+        return handler(node, states) if handler else states
+
+    def _exec_If(self, node: cst.If, states: list[State]) -> list[State]:
+        split = [self.test(node.test, state) for state in states]
+        taken = self.exec_block(node.body.body, [yes for yes, _ in split])
+        otherwise = [no for _, no in split]
+        if isinstance(node.orelse, cst.If):
+            return taken + self._exec_If(node.orelse, otherwise)
+        if isinstance(node.orelse, cst.Else):
+            return taken + self.exec_block(node.orelse.body.body, otherwise)
+        return taken + otherwise
+
+    def _exec_For(self, node: cst.For, states: list[State]) -> list[State]:
+        elements = frozenset(v for state in states for v in self.elements(self.eval(node.iter, state)))
+
+        def enter(state: State) -> tuple[State, State]:
+            self.assign(node.target, elements, state, node)
+            return state, state.copy()
+
+        return self._loop(node, states, enter)
+
+    def _exec_While(self, node: cst.While, states: list[State]) -> list[State]:
+        forever = isinstance(node.test, cst.Name) and node.test.value == "True"
+        return self._loop(node, states, lambda state: self.test(node.test, state), forever)
+
+    def _loop(self, node: cst.For | cst.While, states: list[State],
+              enter: Callable[[State], tuple[State, State]], forever: bool = False) -> list[State]:
+        """`enter` runs before each round and before leaving: the next target, or the test (true, false)."""
+        frame = _Loop(len(self.exits))
+        self.loops.append(frame)
+        done: list[State] = []
+        current = states
+        for round_ in range(LOOP_ROUNDS + 1):
+            split = [enter(state.copy()) for state in current]
+            if not forever:
+                done += [leaving for _, leaving in split]
+            if round_ == LOOP_ROUNDS:
+                break
+            current = _distinct(self.exec_block(node.body.body, [into for into, _ in split]) + frame.continues)
+            frame.continues = []
+        self.loops.pop()
+        if isinstance(node.orelse, cst.Else):
+            done = self.exec_block(node.orelse.body.body, _distinct(done))
+        return _distinct(done + frame.breaks)
+
+    def _exec_Try(self, node: cst.Try, states: list[State]) -> list[State]:
+        if node.finalbody is not None:
+            final = node.finalbody.body.body
+            self.exits.append(lambda state: self.exec_block(final, [state]))
+        raising: list[State] = []
+        current = states
+        for statement in node.body.body:
+            raising += [s.copy() for s in current]  # an exception in this statement: its effects are lost
+            current = _distinct(self.exec_statement(statement, current))
+        if node.orelse is not None:
+            current = self.exec_block(node.orelse.body.body, current)
+        raising = _distinct(raising)
+        for handler in node.handlers:
+            if handler.type is not None:
+                for state in raising:
+                    self.eval(handler.type, state)
+            current += self.exec_block(handler.body.body, [s.copy() for s in raising])
+        if node.finalbody is not None:
+            self.exits.pop()
+            current = self.exec_block(node.finalbody.body.body, _distinct(current))
+        return current
+
+    _exec_TryStar = _exec_Try
+
+    def _exec_With(self, node: cst.With, states: list[State]) -> list[State]:
+        closed: set[Hashable] = set()
+        for state in states:
+            for item in node.items:
+                values = self.eval(item.item, state)
+                closed |= sockets_in(values)
+                if item.asname is not None:
+                    self.assign(item.asname.name, values, state, node)
+        release = Release(node, "with")
+
+        def leave(state: State) -> list[State]:
+            state.release(closed, release)
+            return [state]
+
+        self.exits.append(leave)
+        after = self.exec_block(node.body.body, states)
+        self.exits.pop()
+        return [s for state in after for s in leave(state)]
+
+    def _exec_Match(self, node: cst.Match, states: list[State]) -> list[State]:
+        for state in states:
+            self.eval(node.subject, state)
+        out = list(states)
+        for case in node.cases:
+            out += self.exec_block(case.body.body, [s.copy() for s in states])
+        return out
+
+    def _exec_FunctionDef(self, node: cst.FunctionDef, states: list[State]) -> list[State]:
+        """A nested function that uses a socket of ours keeps it (a callback, a thread target)."""
+        names = names_in(node.body)
+        for state in states:
+            captured = frozenset(v for name in names for v in state.env.get(name, NOTHING))
+            state.env[node.name.value] = captured
+        return states
+
+    # -- simple statements -----------------------------------------------------
+    def exec_small(self, node: cst.BaseSmallStatement, state: State) -> list[State]:
+        if isinstance(node, cst.Expr):
+            self.eval(node.value, state)
+        elif isinstance(node, cst.Assign):
+            values = self.eval(node.value, state)
+            for target in node.targets:
+                self.assign(target.target, values, state, node)
+        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+            self.assign(node.target, self.eval(node.value, state), state, node)
+        elif isinstance(node, cst.AugAssign):
+            self._augment(node, state)
+        elif isinstance(node, cst.Return):
+            return self._return(node, state)
+        elif isinstance(node, cst.Raise):
+            return []
+        elif isinstance(node, (cst.Break, cst.Continue)):
+            return self._jump(node, state)
+        elif isinstance(node, cst.Del):
+            self._delete(node.target, node, state)
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            self.globals |= {item.name.value for item in node.names}
+        elif isinstance(node, cst.Assert):
+            self.eval(node.test, state)
+        return [state]
+
+    def _augment(self, node: cst.AugAssign, state: State) -> None:
+        values = self.eval(node.value, state)
+        if isinstance(node.target, cst.Name):
+            # A number changed inside a loop is a scan (`port += 1`); elsewhere it keeps what it was.
+            old = state.env.get(node.target.value, NOTHING)
+            state.env[node.target.value] = frozenset({CANDIDATE}) if self.loops or CANDIDATE in values else old
+        else:
+            self.eval(node.target, state)
+
+    def _return(self, node: cst.Return, state: State) -> list[State]:
+        values = self.eval(node.value, state) if node.value is not None else NOTHING
+        state.hold(sockets_in(values))
+        for after in self.unwind(state, 0):
+            self.finish(after, values, node)
+        return []
+
+    def _jump(self, node: cst.Break | cst.Continue, state: State) -> list[State]:
+        if not self.loops:
+            return []
+        frame = self.loops[-1]
+        target = frame.breaks if isinstance(node, cst.Break) else frame.continues
+        target += self.unwind(state, frame.depth)
+        return []
+
+    def unwind(self, state: State, depth: int) -> list[State]:
+        """Run the `with` exits and `finally` blocks between here and `depth`, innermost first."""
+        states = [state]
+        saved = self.exits
+        for i in range(len(saved) - 1, depth - 1, -1):
+            self.exits = saved[:i]
+            states = [after for s in states for after in saved[i](s)]
+        self.exits = saved
+        return states
+
+    def _delete(self, target: cst.BaseExpression, node: cst.Del, state: State) -> None:
+        if isinstance(target, cst.Name):
+            state.release(sockets_in(state.env.pop(target.value, NOTHING)), Release(node, "del"))
+        elif isinstance(target, cst.Tuple):
+            for element in target.elements:
+                self._delete(element.value, node, state)
+
+
+def _distinct(states: list[State]) -> list[State]:
+    seen: dict[Hashable, State] = {}
+    for state in states:
+        seen.setdefault(state.key(), state)
+    return list(seen.values())[:MAX_PATHS]
+
+
+def _is_param(sid: Hashable) -> bool:
+    return isinstance(sid, tuple) and sid[0] == "param"
+
+
+def decorator_names(node: cst.FunctionDef) -> set[str]:
+    return {_decorator_name(d) for d in node.decorators}
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    node = decorator.decorator
+    if isinstance(node, cst.Call):
+        node = node.func
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return node.value if isinstance(node, cst.Name) else ""

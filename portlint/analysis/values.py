@@ -1,0 +1,150 @@
+"""What the socket analysis knows about a value on one path through a function.
+
+Values are abstract: a socket or server (`Sock`), its port number (`Num`), its
+`getsockname()` pair (`Addr`), a parameter of the function (`Param`), a tuple
+(`Tup`), port 0 (`ZERO`) and a scanned candidate port (`CANDIDATE`: a loop
+target, a number changed in a loop, a random pick). Sockets are named by a
+hashable id (`sid`); `SockState` is what one path knows about one socket.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+# Kinds of port a socket was bound to; ("param", k) inside a helper: its k-th parameter.
+ZERO_PORT = "zero"
+SCANNED_PORT = "scanned"
+CHOSEN_PORT = "chosen"
+Kind = Union[str, tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class Sock:
+    sid: Hashable
+
+
+@dataclass(frozen=True)
+class Num:
+    """The port number of socket `sid` (from getsockname(), or the candidate it was bound to)."""
+
+    sid: Hashable
+
+
+@dataclass(frozen=True)
+class Addr:
+    sid: Hashable
+
+
+@dataclass(frozen=True)
+class Param:
+    index: int
+
+
+@dataclass(frozen=True)
+class Tup:
+    items: tuple[frozenset, ...]
+
+
+@dataclass(frozen=True)
+class Marker:
+    name: str
+
+
+ZERO = Marker("zero")
+CANDIDATE = Marker("candidate")
+TRUE = Marker("true")
+FALSE = Marker("false")
+Value = Union[Sock, Num, Addr, Param, Tup, Marker]
+Values = frozenset  # of Value
+NOTHING: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Release:
+    """How a socket was let go: `close`, `with`, `helper` (closed by a function of the module), `probe`, `del`."""
+
+    node: cst.CSTNode
+    how: str
+    helper: str = ""
+
+
+@dataclass(frozen=True)
+class Escape:
+    """How a port number left the function: `return`, `store`, `pass` (to a call) or `yield`."""
+
+    node: cst.CSTNode | None  # None: the end of the function
+    how: str
+    target: cst.BaseExpression | None = None  # where a stored number went
+
+
+@dataclass(frozen=True)
+class SockState:
+    binds: frozenset = NOTHING  # of (origin node or None when bound in another method, Kind)
+    released: Release | None = None
+    held: bool = False  # returned, stored or handed to a call: someone else keeps it open
+
+    @property
+    def alive(self) -> bool:
+        """Still open after the function returns."""
+        return self.held and self.released is None
+
+    def bound(self, origin: cst.CSTNode | None, kind: Kind) -> SockState:
+        return replace(self, binds=frozenset({(origin, kind)}), released=None)
+
+
+def flatten(values: Iterable[Value]) -> Iterator[Value]:
+    """Every value, with tuples opened (a port inside a returned tuple is returned)."""
+    for value in values:
+        if isinstance(value, Tup):
+            for item in value.items:
+                yield from flatten(item)
+        else:
+            yield value
+
+
+def sockets_in(values: Iterable[Value]) -> set[Hashable]:
+    return {v.sid for v in flatten(values) if isinstance(v, Sock)}
+
+
+def numbers_in(values: Iterable[Value]) -> set[Hashable]:
+    return {v.sid for v in flatten(values) if isinstance(v, Num)}
+
+
+def numeric(values: Iterable[Value]) -> frozenset:
+    """What survives arithmetic or formatting: port numbers and candidates."""
+    return frozenset(v for v in flatten(values) if isinstance(v, Num) or v is CANDIDATE)
+
+
+@dataclass
+class State:
+    """One path through a function: variables, sockets, and port numbers stored so far."""
+
+    env: dict[str, frozenset]
+    socks: dict[Hashable, SockState]
+    pending: tuple[tuple[Hashable, Escape], ...] = ()
+
+    def copy(self) -> State:
+        return State(dict(self.env), dict(self.socks), self.pending)
+
+    def key(self) -> Hashable:
+        return frozenset(self.env.items()), frozenset(self.socks.items()), self.pending
+
+    def sock(self, sid: Hashable) -> SockState:
+        return self.socks.get(sid, SockState())
+
+    def hold(self, sids: Iterable[Hashable]) -> None:
+        for sid in sids:
+            self.socks[sid] = replace(self.sock(sid), held=True)
+
+    def release(self, sids: Iterable[Hashable], release: Release) -> None:
+        for sid in sids:
+            state = self.sock(sid)
+            if state.released is None:
+                self.socks[sid] = replace(state, released=release)
+
+    def store(self, sids: Iterable[Hashable], escape: Escape) -> None:
+        self.pending += tuple((sid, escape) for sid in sids if (sid, escape) not in self.pending)

@@ -1,0 +1,307 @@
+"""The socket analysis behind PL601/PL602, on short inline modules."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from portlint.analysis.sockets import Finding, findings
+
+
+def found(source: str) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in findings(textwrap.dedent(source).encode())]
+
+
+def only(source: str) -> Finding:
+    (finding,) = findings(textwrap.dedent(source).encode())
+    return finding
+
+
+def test_a_port_returned_from_inside_a_with_block_is_released_before_the_caller_gets_it() -> None:
+    finding = only("""\
+        import socket
+        def free_port():
+            with socket.socket() as s:
+                s.bind(("", 0))
+                return s.getsockname()[1]
+    """)
+    assert (finding.line, finding.column, finding.end_line, finding.end_column) == (4, 9, 4, 24)
+    assert finding.code == "PL602"
+    assert "free_port() binds port 0 here" in finding.message
+    assert "keep the bound socket or server and hand it over" in finding.message
+    assert "bind port 0 in the process that serves and publish the port afterwards" in finding.message
+
+
+def test_columns_count_characters() -> None:
+    source = 'import socket\ns = socket.socket(); x = "éé"; s.bind(("", 0))\nPORT = s.getsockname()[1]\ns.close()\n'
+    assert only(source).column == 32  # 34 in bytes
+
+
+def test_close_del_closing_finally_and_scope_all_release() -> None:
+    assert found("""\
+        import socket
+        from contextlib import closing
+        def closed():
+            s = socket.socket(); s.bind(("", 0)); port = s.getsockname()[1]; s.close(); return port
+        def deleted():
+            s = socket.socket(); s.bind(("", 0)); port = s.getsockname()[1]; del s; return port
+        def wrapped():
+            with closing(socket.socket()) as s:
+                s.bind(("", 0))
+                port = s.getsockname()[1]
+            return port
+        def final():
+            s = socket.socket()
+            try:
+                s.bind(("", 0))
+                return s.getsockname()[1]
+            finally:
+                s.close()
+        def dropped():
+            s = socket.socket(); s.bind(("", 0)); return s.getsockname()[1]
+    """) == [(4, "PL602"), (6, "PL602"), (9, "PL602"), (15, "PL602"), (20, "PL602")]
+
+
+def test_the_socket_kept_with_its_port_is_bind_and_hold() -> None:
+    assert found("""\
+        import socket
+        def returned():
+            s = socket.socket(); s.bind(("", 0)); return s, s.getsockname()[1]
+        def stored(self):
+            s = socket.socket(); s.bind(("", 0)); self.sock = s; self.port = s.getsockname()[1]
+        def handed(app):
+            s = socket.socket(); s.bind(("", 0)); port = s.getsockname()[1]; app.run(sockets=[s]); return port
+    """) == []
+
+
+def test_a_port_stored_or_passed_on_after_the_release_escapes() -> None:
+    assert found("""\
+        import os, socket, subprocess
+        def stored():
+            with socket.socket() as s:
+                s.bind(("", 0))
+                os.environ["MASTER_PORT"] = str(s.getsockname()[1])
+        def passed():
+            s = socket.socket(); s.bind(("", 0)); port = s.getsockname()[1]; s.close()
+            subprocess.Popen(["server", f"--port={port}"])
+    """) == [(4, "PL602"), (7, "PL602")]
+
+
+def test_a_port_used_while_the_socket_is_still_open_is_not_handed_on() -> None:
+    assert found("""\
+        import socket
+        def occupied(start):
+            with socket.socket() as s:
+                s.bind(("", 0))
+                assert start(s.getsockname()[1]) is None
+        def logged():
+            s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1]); s.close()
+    """) == []
+
+
+def test_a_scan_loop_of_binds_is_a_probe_and_a_port_checked_once_is_not() -> None:
+    assert found("""\
+        import socket
+        def scan(low, high):
+            for port in range(low, high):
+                with socket.socket() as s:
+                    try:
+                        s.bind(("", port))
+                    except OSError:
+                        continue
+                return port
+        def checked(port):
+            with socket.socket() as s:
+                s.bind(("", port))
+            return port
+    """) == [(6, "PL601")]
+
+
+def test_an_availability_check_counts_where_a_scan_hands_on_a_free_candidate() -> None:
+    source = """\
+        import socket
+        def is_free(port):
+            with socket.socket() as s:
+                try:
+                    s.bind(("", port))
+                    return True
+                except OSError:
+                    return False
+        def pick(port):
+            while not is_free(port):
+                port += 1
+            return port
+        def busy(ports):
+            return [p for p in ports if not is_free(p)]
+        def preflight(port):
+            if not is_free(port):
+                raise SystemExit("busy")
+            return port
+    """
+    assert found(source) == [(10, "PL601")]
+    assert "pick() probes a scanned port with is_free() here" in only(source).message
+
+
+def test_a_probe_answering_true_for_a_busy_port_is_read_the_other_way() -> None:
+    assert found("""\
+        import socket
+        def in_use(port):
+            with socket.socket() as s:
+                try:
+                    s.bind(("", port))
+                except OSError:
+                    return True
+            return False
+        def free_ones(ports):
+            return [p for p in ports if not in_use(p)]
+        def busy_ones(ports):
+            return [p for p in ports if in_use(p)]
+    """) == [(10, "PL601")]
+
+
+def test_helpers_of_the_module_are_followed() -> None:
+    assert found("""\
+        import socket
+        def _bind(sock):
+            sock.bind(("", 0))
+        def _close(sock):
+            sock.close()
+        def _pair():
+            s = socket.socket(); s.bind(("", 0)); return s.getsockname()[1], s
+        def split():
+            s = socket.socket()
+            _bind(s)
+            port = s.getsockname()[1]
+            _close(s)
+            return port
+        def dropped():
+            port, sock = _pair()
+            sock.close()
+            return port
+        def kept():
+            port, sock = _pair()
+            return port, sock
+    """) == [(10, "PL602"), (15, "PL602")]
+
+
+def test_a_socket_kept_on_self_and_closed_by_another_method_is_reported_at_the_release() -> None:
+    finding = only("""\
+        import socket, subprocess
+        class Reservation:
+            def __init__(self):
+                self.sock = socket.socket()
+                self.sock.bind(("", 0))
+                self.port = self.sock.getsockname()[1]
+            def url(self):
+                return f"http://localhost:{self.port}"
+            def start(self):
+                self.sock.close()
+                return subprocess.Popen(["server", str(self.port)])
+    """)
+    assert (finding.line, finding.code) == (10, "PL602")
+    assert "Reservation.start() releases here the socket __init__() bound to port 0 at line 5" in finding.message
+
+
+def test_port_0_as_the_fallback_of_a_preferred_port_is_both_codes() -> None:
+    assert found("""\
+        import socket
+        def port(preferred=8000):
+            s = socket.socket()
+            try:
+                s.bind(("", preferred))
+            except OSError:
+                s.bind(("", 0))
+            number = s.getsockname()[1]
+            s.close()
+            return number
+    """) == [(5, "PL601"), (7, "PL602")]
+
+
+def test_servers_that_serve_are_live_and_servers_closed_before_the_hand_over_are_not() -> None:
+    assert found("""\
+        import os, threading
+        from http.server import HTTPServer, BaseHTTPRequestHandler as H
+        def live():
+            server = HTTPServer(("", 0), H)
+            threading.Thread(target=server.serve_forever).start()
+            return server.server_port
+        def served(count):
+            server = HTTPServer(("", 0), H)
+            os.environ["PORT"] = str(server.server_address[1])
+            try:
+                for _ in range(count):
+                    server.handle_request()
+            finally:
+                server.server_close()
+        def closed():
+            with HTTPServer(("", 0), H) as server:
+                port = server.server_address[1]
+            return port
+    """) == [(16, "PL602")]
+
+
+def test_a_descriptor_handed_to_a_child_keeps_the_socket_alive() -> None:
+    assert found("""\
+        import socket, subprocess
+        def spawn():
+            s = socket.socket(); s.bind(("", 0)); port = s.getsockname()[1]
+            child = subprocess.Popen(["worker"], pass_fds=[s.fileno()])
+            s.close()
+            return child, port
+    """) == []
+
+
+def test_binds_that_are_not_socket_addresses_and_family_tests_are_ignored() -> None:
+    assert found("""\
+        import socket
+        def zmq_like(ctx):
+            sock = ctx.socket(1); sock.bind("tcp://*:5555"); return sock
+        def tk_like(widget, callback):
+            widget.bind("<Return>", callback)
+        def has_ipv6():
+            try:
+                with socket.socket(socket.AF_INET6) as s:
+                    s.bind(("::1", 0))
+                return True
+            except OSError:
+                return False
+    """) == []
+
+
+def test_module_code_and_globals_count_as_stores() -> None:
+    assert found("""\
+        import socket
+        PORT = None
+        def init():
+            global PORT
+            with socket.socket() as s:
+                s.bind(("", 0))
+                PORT = s.getsockname()[1]
+        _s = socket.socket()
+        _s.bind(("", 0))
+        OTHER = _s.getsockname()[1]
+        _s.close()
+    """) == [(6, "PL602"), (9, "PL602")]
+
+
+def test_recursive_helpers_and_unparsable_files_give_no_crash() -> None:
+    assert found("""\
+        import socket
+        def a(n):
+            return b(n - 1) if n else socket.socket()
+        def b(n):
+            return a(n)
+        def c():
+            s = a(3); s.bind(("", 0)); p = s.getsockname()[1]; s.close(); return p
+    """) == [(7, "PL602")]
+    assert findings(b"import socket\ndef f(:\n    s.bind(('', 0))\n") == ()
+
+
+def test_a_file_that_cannot_bind_is_not_parsed_and_no_rule_imports_libcst_for_it(tmp_path) -> None:  # noqa: ANN001
+    assert findings(b"import socket\nsocket.create_connection(('h', 1))\n") == ()
+    (tmp_path / "client.py").write_text("import socket\nMASTER_PORT = 1400\nsocket.create_connection(('h', 1))\n")
+    script = (
+        "import sys; from portlint.cli import main; code = main(['--quiet', '--exit-zero', '.']);"
+        "sys.exit(3 if 'libcst' in sys.modules else code)"
+    )
+    assert subprocess.run([sys.executable, "-c", script], cwd=tmp_path).returncode == 0
