@@ -281,7 +281,10 @@ def to_svg(lines: list[RenderableType], width: int, title: str = "portlint map")
 
 
 def to_html(lines: list[RenderableType], width: int) -> str:
-    return _recorded(lines, width).export_html(inline_styles=True)
+    """A page with the SVG's dark theme: the same picture, selectable as text."""
+    from rich.terminal_theme import SVG_EXPORT_THEME
+
+    return _recorded(lines, width).export_html(theme=SVG_EXPORT_THEME, inline_styles=True)
 
 
 def to_text(lines: list[RenderableType], width: int) -> str:
