@@ -12,6 +12,7 @@ from types import ModuleType
 from portlint.rules import (
     band_overlap,
     doc_drift,
+    ephemeral_fallback,
     ephemeral_overlap,
     frozen_drift,
     frozen_missing,
@@ -20,6 +21,7 @@ from portlint.rules import (
     parse_error,
     privileged_port,
     site_overlap,
+    toctou_probe,
     unbound_port,
     unused_suppression,
 )
@@ -37,6 +39,8 @@ ALL: tuple[ModuleType, ...] = (
     frozen_drift,
     frozen_missing,
     doc_drift,
+    toctou_probe,
+    ephemeral_fallback,
 )
 CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if rule is not unused_suppression)
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}

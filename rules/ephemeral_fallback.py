@@ -1,0 +1,42 @@
+"""Binds port 0 and publishes the number after releasing it.
+
+What it does: flags a function that binds a socket or server to port 0 (the
+kernel picks a free ephemeral port), reads the number (`getsockname()[1]`,
+`server_address[1]`), and lets the socket go (`close()`, the end of a `with`
+block, `contextlib.closing`, `del`, or the socket going out of scope) while the
+number is returned, stored or passed on — also as the fallback after a failed
+bind of a preferred port, and when the binding helper and the close live in
+different functions or methods of one module. Reported like PL601: at the bind
+(or the call of the helper that bound), or at the release for a socket another
+method kept on `self`. Not flagged: returning or storing the still-open socket or
+server with its port, a server that serves, a bind to port 0 that only tests an
+address family or an interface and returns a bool.
+Why: a released ephemeral port goes back to the pool the kernel draws source
+ports of outgoing connections from; on a busy node another connection takes it
+before the real server binds, and startup dies with EADDRINUSE.
+Example (fails):
+    def get_free_port():
+        with socket.socket() as s:
+            s.bind(("", 0))
+            return s.getsockname()[1]
+Fix: none automatic. Keep the bound socket or server and hand it over, or bind
+port 0 in the process that serves and publish the port afterwards.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.analysis import sockets
+from portlint.model import Layout
+from portlint.problem import Problem
+
+CODE = "PL602"
+NAME = "ephemeral-fallback"
+NEEDS_LAYOUT = False
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    for code_file in layout.code_files:
+        for found in sockets.of_code(code_file.data, CODE):
+            yield Problem(code_file.path, found.line, found.column, CODE, found.message, None,
+                          found.end_line, found.end_column)
