@@ -24,6 +24,7 @@ from portlint.rules import (
     toctou_probe,
     unbound_port,
     unused_suppression,
+    window_overflow,
 )
 
 ALL: tuple[ModuleType, ...] = (
@@ -34,6 +35,7 @@ ALL: tuple[ModuleType, ...] = (
     privileged_port,
     band_overlap,
     site_overlap,
+    window_overflow,
     layout_drift,
     unbound_port,
     frozen_drift,
