@@ -11,6 +11,7 @@ from types import ModuleType
 
 from portlint.rules import (
     band_overlap,
+    derived_collision,
     doc_drift,
     ephemeral_fallback,
     ephemeral_overlap,
@@ -36,6 +37,7 @@ ALL: tuple[ModuleType, ...] = (
     band_overlap,
     site_overlap,
     window_overflow,
+    derived_collision,
     layout_drift,
     unbound_port,
     frozen_drift,
