@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from portlint.model import BASE, HIGH, LOW, Band, Range, Selector, Site, name_matches
+from portlint.model import BASE, HIGH, LOW, Band, Range, Selector, Site
 from portlint.naming import range_stem
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -24,25 +24,56 @@ def files_match(patterns: tuple[str, ...], path: str) -> bool:
     return not patterns or _spec(patterns).match_file(path)
 
 
-def _selects(selector: Selector, site: Site) -> bool:
-    if selector.kind and selector.kind != site.kind:
-        return False
-    if not files_match(selector.files, site.path):
-        return False
-    return any(name_matches(selector.name, name) for name in site.names)
+class _Claims:
+    """Every selector and `ports:` name of a layout, indexed by name.
 
+    A site is looked up by its names and their dotted suffixes (what
+    `name_matches` accepts) instead of trying every selector of every band.
+    """
 
-def band_for(site: Site, bands: Iterable[Band]) -> tuple[Band, str] | None:
-    """The first band (in declaration order) claiming the site, and the role it gives."""
-    for band in bands:
-        if not files_match(band.files, site.path):
-            continue
-        for selector in band.sites:
-            if _selects(selector, site):
+    def __init__(self, bands: tuple[Band, ...]) -> None:
+        self.bands = bands
+        self.index: dict[str, list[tuple[tuple[int, int], Band, Selector | None]]] = defaultdict(list)
+        for order, band in enumerate(bands):
+            for rank, selector in enumerate(band.sites):
+                self.index[_bare(selector.name)].append(((order, rank), band, selector))
+            for name, _ in band.ports:
+                self.index[_bare(name)].append(((order, len(band.sites)), band, None))
+
+    def claim(self, site: Site) -> tuple[Band, str] | None:
+        found = [c for name in site.names for suffix in _suffixes(_bare(name)) for c in self.index.get(suffix, ())]
+        for _, band, selector in sorted(found, key=lambda c: c[0]):
+            if not files_match(band.files, site.path):
+                continue
+            if selector is None:
+                return band, site.role
+            if (not selector.kind or selector.kind == site.kind) and files_match(selector.files, site.path):
                 return band, selector.role or site.role
-        if any(band.port_named(name) is not None for name in site.names):
-            return band, site.role
-    return None
+        return None
+
+
+def _bare(name: str) -> str:
+    return name[2:] if name.startswith("--") else name
+
+
+def _suffixes(name: str) -> list[str]:
+    return [name, *(name[i + 1:] for i, char in enumerate(name) if char == ".")]
+
+
+_CLAIMS: dict[int, _Claims] = {}
+
+
+def band_for(site: Site, bands: tuple[Band, ...]) -> tuple[Band, str] | None:
+    """The first band (in declaration order) claiming the site, and the role it gives.
+
+    Within a band its selectors come first, in order, then its `ports:` names.
+    """
+    claims = _CLAIMS.get(id(bands))
+    if claims is None or claims.bands is not bands:
+        if len(_CLAIMS) > 64:
+            _CLAIMS.clear()
+        claims = _CLAIMS[id(bands)] = _Claims(bands)
+    return claims.claim(site)
 
 
 def bind(sites: Iterable[Site], bands: tuple[Band, ...]) -> tuple[Site, ...]:

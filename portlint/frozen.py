@@ -72,27 +72,45 @@ def pairs(spec_list: Iterable[FrozenSpec], listed: Iterable[str], exists: Callab
     return found
 
 
-def tree(path: str, read: Callable[[str], bytes | None], chain: tuple[str, ...] = ()) -> Tree:
-    """The merged tree of a YAML file; raises InheritanceError, ValueError (unparsable)."""
-    from ruamel.yaml import YAMLError
+Flat = tuple[Tree, list[str]]  # a file's own tree, and the parents it names
 
-    from portlint.extract.yaml import compose
 
+def tree(
+    path: str, read: Callable[[str], bytes | None], chain: tuple[str, ...] = (),
+    cache: dict[tuple[str, bytes], Flat] | None = None,
+) -> Tree:
+    """The merged tree of a YAML file; raises InheritanceError, ValueError (unparsable).
+
+    `cache` keeps each file's flattened tree by content, across pairs and fix rounds.
+    """
     if path in chain:
         raise InheritanceError(f"inheritance cycle: {' -> '.join((*chain, path))}")
     data = read(path)
     if data is None:
         raise InheritanceError(f"missing parent: {' -> '.join((*chain, path))}")
+    cache = {} if cache is None else cache
+    key = (path, data)
+    if key not in cache:
+        cache[key] = _own(path, data)
+    own, parents = cache[key]
+    merged = Tree()
+    for parent in parents:
+        merged = _merge(merged, tree(parent, read, (*chain, path), cache))
+    return _merge(merged, own)
+
+
+def _own(path: str, data: bytes) -> Flat:
+    from ruamel.yaml import YAMLError
+
+    from portlint.extract.yaml import compose
+
     source = Source(path, data)
     try:
         roots = compose(source.text)
     except YAMLError as error:
         raise ValueError(f"{path}: invalid YAML: {getattr(error, 'problem', None) or error}") from None
-    own = _flatten(source, roots[0] if roots else None)
-    merged = Tree()
-    for parent in _parents(path, roots[0] if roots else None):
-        merged = _merge(merged, tree(parent, read, (*chain, path)))
-    return _merge(merged, own)
+    root = roots[0] if roots else None
+    return _flatten(source, root), _parents(path, root)
 
 
 def _parents(path: str, root: Any) -> list[str]:
@@ -198,11 +216,14 @@ class FrozenCheck:
     compared: frozenset[str] = frozenset()
 
 
-def check_pair(pair: FrozenPair, read: Callable[[str], bytes | None], wants: Callable[[str], bool]) -> FrozenCheck:
+def check_pair(
+    pair: FrozenPair, read: Callable[[str], bytes | None], wants: Callable[[str], bool],
+    cache: dict[tuple[str, bytes], Flat] | None = None,
+) -> FrozenCheck:
     """Both trees of a pair; raises InheritanceError or ValueError for a broken source chain."""
     if not pair.source:
         return FrozenCheck(pair)
-    copy, source = tree(pair.copy, read), tree(pair.source, read)
+    copy, source = tree(pair.copy, read, (), cache), tree(pair.source, read, (), cache)
     keys = set(copy.scalars) | set(source.scalars)
     if pair.spec.compare == "ports":
         keys = {key for key in keys if wants(key) and _port_like(copy, source, key)}

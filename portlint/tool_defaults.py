@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from typing import Any
 
 from portlint.model import Command
 
-# Commands of the table's tools, as bytes: a file without any holds no invocation,
-# whatever its port tokens say (`ray start` with no port option at all). Literals
-# first, look-behinds after them: a regex that starts with a look-behind is ~30× slower.
+# What the table's tools look like as bytes: a file without any runs none of them,
+# whatever its port tokens say (`ray start` with no port option at all). Plain
+# `in` tests first (fast); the regex only where "start" occurs.
 # tests/test_tool_defaults.py keeps this in step with the table.
-_MENTIONED = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b|rayStartParams|torchrun|torch\.distributed\.(?:run|launch)|MASTER_ADDR")
+_NEEDLES = (b"rayStartParams", b"torchrun", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR")
+_RAY_START = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b")
 _DECLARATIONS = frozenset("export local readonly declare typeset".split())
 _NOT_RUNNING = frozenset(("echo", "printf", ":", "#"))
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -47,7 +49,7 @@ class PortDefault:
         return dict(self.via).get(launcher, self.default) if launcher else self.default
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: cheap as a cache key
 class Tool:
     name: str
     ports: tuple[PortDefault, ...]
@@ -74,7 +76,11 @@ class Invocation:
 
 def mentions_tool(kind: str, data: bytes) -> bool:
     """Whether a script or YAML file may run a tool of the table (a cheap byte test)."""
-    return kind in ("shell", "yaml") and _MENTIONED.search(data) is not None
+    if kind not in ("shell", "yaml"):
+        return False
+    if any(needle in data for needle in _NEEDLES):
+        return True
+    return b"start" in data and _RAY_START.search(data) is not None
 
 
 @lru_cache(maxsize=1)
@@ -85,7 +91,7 @@ def load() -> tuple[Tool, ...]:
     from ruamel.yaml import YAML
 
     package = files("portlint")
-    table = YAML(typ="safe", pure=True).load((package / "tool_defaults.yaml").read_text(encoding="utf-8"))
+    table = YAML(typ="safe").load((package / "tool_defaults.yaml").read_text(encoding="utf-8"))
     schema = json.loads((package / "tool_defaults.schema.json").read_text(encoding="utf-8"))
     Draft202012Validator(schema).validate(table)
     return tuple(_tool(entry) for entry in table["tools"])
@@ -93,16 +99,25 @@ def load() -> tuple[Tool, ...]:
 
 def invocation(tool: Tool, command: Command) -> Invocation | None:
     """The invocation of `tool` by `command`, if it runs it (or, for a `sets` tool, sets its variable)."""
+    return next(invocations((tool,), command), None)
+
+
+def invocations(tools: tuple[Tool, ...], command: Command) -> Iterator[Invocation]:
+    """Every tool of `tools` the command runs (each once), in the tools' order."""
     words = command.words
     if words and words[0] in _NOT_RUNNING:
-        return None
-    if tool.sets:
-        return Invocation(tool, command, {}) if tool.sets in variables_set(command) else None
-    for start in range(len(words)):
-        for prefix in tool.runs:
-            if _runs(words, start, prefix):
-                return Invocation(tool, command, options(words[start + len(prefix):]))
-    return None
+        return
+    first = _first_words(tools)
+    starts = [i for i, word in enumerate(words) if first.match(word.rsplit("/", 1)[-1])]
+    for tool in tools:
+        if tool.sets:
+            if tool.sets in variables_set(command):
+                yield Invocation(tool, command, {})
+            continue
+        start_and_prefix = next(((i, p) for i in starts for p in tool.runs if _runs(words, i, p)), None)
+        if start_and_prefix is not None:
+            start, prefix = start_and_prefix
+            yield Invocation(tool, command, options(words[start + len(prefix):]))
 
 
 def variables_set(command: Command) -> set[str]:
@@ -135,6 +150,13 @@ def options(words: tuple[str, ...]) -> dict[str, str]:
 def normalized(option: str) -> str:
     """`--master_port` and `--master-port` name one option."""
     return option.replace("_", "-")
+
+
+@lru_cache(maxsize=8)
+def _first_words(tools: tuple[Tool, ...]) -> re.Pattern[str]:
+    """One pattern for the first word of every prefix of the tools: most words match none."""
+    patterns = [translate(prefix[0]) for tool in tools for prefix in tool.runs]
+    return re.compile("|".join(patterns) or "(?!)")
 
 
 def _runs(words: tuple[str, ...], start: int, prefix: tuple[str, ...]) -> bool:

@@ -17,6 +17,7 @@ from portlint.rules import (
     ephemeral_overlap,
     frozen_drift,
     frozen_missing,
+    implicit_tool_default,
     invalid_port,
     layout_drift,
     parse_error,
@@ -45,6 +46,7 @@ ALL: tuple[ModuleType, ...] = (
     doc_drift,
     toctou_probe,
     ephemeral_fallback,
+    implicit_tool_default,
 )
 CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if rule is not unused_suppression)
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}

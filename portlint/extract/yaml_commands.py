@@ -20,7 +20,10 @@ from portlint.model import Command
 from portlint.naming import NameFilter
 from portlint.source import Source
 
-_MENTIONS = re.compile(r"(?:command|args|rayStartParams)['\"]?\s*:")
+# A key, not the end of one (`kwargs:`); the look-behinds follow the literals, which is fast.
+_MENTIONS = re.compile(
+    r"(?:command|args|rayStartParams)(?<![\w-]command)(?<![\w-]args)(?<![\w-]rayStartParams)['\"]?[ \t]*:"
+)
 _INVOKING_KEYS = ("command", "args")
 _SHELLS = frozenset("sh bash dash ksh zsh".split())
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
@@ -36,10 +39,14 @@ def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, 
     for path, node in walk(roots):
         if node.id != "mapping":
             continue
-        keys = {key.value: (key, value) for key, value in node.value if key.id == "scalar"}
-        if "rayStartParams" in keys:
-            found += _ray_start(source, path, *keys["rayStartParams"])
-        found += _invocation(source, [keys[k][1] for k in _INVOKING_KEYS if k in keys], names)
+        invoking = []
+        for key, value in node.value:
+            if key.id == "scalar" and key.value == "rayStartParams":
+                found += _ray_start(source, path, key, value)
+            elif key.id == "scalar" and key.value in _INVOKING_KEYS:
+                invoking.append((_INVOKING_KEYS.index(key.value), value))
+        if invoking:
+            found += _invocation(source, [value for _, value in sorted(invoking, key=lambda kv: kv[0])], names)
     return tuple(sorted(found, key=lambda command: (command.line, command.column)))
 
 
