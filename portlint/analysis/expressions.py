@@ -13,13 +13,21 @@ from collections.abc import Hashable
 
 import libcst as cst
 
-from portlint.analysis.tree import children, names_in
+from portlint.analysis.calls import HelperCall
+from portlint.analysis.tree import (
+    children,
+    constant_index,
+    dotted,
+    literal_int,
+    names_in,
+)
 from portlint.analysis.values import (
     CANDIDATE,
     CHOSEN_PORT,
     FALSE,
     NOTHING,
     SCANNED_PORT,
+    TRUE,
     ZERO,
     ZERO_PORT,
     Addr,
@@ -31,7 +39,6 @@ from portlint.analysis.values import (
     Sock,
     SockState,
     State,
-    TRUE,
     Tup,
     flatten,
     numbers_in,
@@ -107,7 +114,7 @@ class Evaluator:
         base = self.eval(node.value, state)
         for element in node.slice:
             self._children(element, state)
-        index = _constant_index(node)
+        index = constant_index(node)
         found: set = set()
         for value in base:
             if isinstance(value, Addr):
@@ -430,85 +437,9 @@ class Evaluator:
         args.update({summary.params.index(k): arg for k, arg in keywords.items() if k in summary.params})
         for i, default in summary.defaults.items():
             args.setdefault(i, (None, default))
-        call = _Call(self, node, args, summary)
+        call = HelperCall(self, node, args, summary)
         call.apply_effects(state, name, bool(shift and receiver == state.env.get(self.self_name)))
         return call.result(state, name)
-
-
-class _Call:
-    """One call of a module helper: its summary translated into the caller's values."""
-
-    def __init__(self, caller: Evaluator, node: cst.Call, args: dict, summary) -> None:  # noqa: ANN001
-        self.caller = caller
-        self.node = node
-        self.args = args
-        self.summary = summary
-
-    def arg(self, i: int) -> frozenset:
-        return self.args.get(i, (None, NOTHING))[1]
-
-    def sids(self, i: int) -> set[Hashable]:
-        values = self.arg(i)
-        return sockets_in(values) | {("param", v.index) for v in values if isinstance(v, Param)}
-
-    def kind(self, kind: Kind) -> Kind:
-        return self.caller.port_kind(self.arg(kind[1])) if isinstance(kind, tuple) else kind
-
-    def sid(self, sid: Hashable) -> set[Hashable]:
-        if isinstance(sid, tuple) and sid[0] == "param":
-            return self.sids(sid[1])
-        binds_alive = self.summary.returned_socks.get(sid)
-        return {("via", self.node, sid)} if binds_alive and binds_alive[1] else set()
-
-    def value(self, value: object) -> set:
-        if isinstance(value, Param):
-            return set(self.arg(value.index))
-        if isinstance(value, (Sock, Num, Addr)):
-            return {type(value)(sid) for sid in self.sid(value.sid)}
-        if isinstance(value, Tup):
-            return {Tup(tuple(frozenset(v for item_value in item for v in self.value(item_value))
-                              for item in value.items))}
-        return {value}
-
-    def apply_effects(self, state: State, name: str, on_self: bool) -> None:
-        summary, caller, node = self.summary, self.caller, self.node
-        for i, kinds in summary.param_binds.items():
-            for kind in kinds:
-                mine = self.kind(kind)
-                for sid in self.sids(i):
-                    state.socks[sid] = state.sock(sid).bound(node, mine)
-                port_node = self.args.get(kind[1], (None,))[0] if isinstance(kind, tuple) else None
-                if mine == SCANNED_PORT and isinstance(port_node, cst.Name):  # as for a bind written in place
-                    state.env[port_node.value] = frozenset(Num(sid) for sid in self.sids(i))
-                for v in self.arg(i):
-                    if isinstance(v, Param):
-                        caller.summary.param_binds.setdefault(v.index, set()).add(mine)
-        for i in summary.param_releases:
-            state.release(self.sids(i), Release(node, "helper", name))
-            caller.summary.param_releases |= {v.index for v in self.arg(i) if isinstance(v, Param)}
-        for i in summary.param_holds:
-            caller.hold(self.arg(i), state)
-        if on_self:
-            for attribute in summary.self_releases:
-                state.release(sockets_in(state.env.get(f"self.{attribute}", NOTHING)), Release(node, "helper", name))
-                caller.summary.self_releases.add(attribute)
-        for sid, (binds, alive) in summary.returned_socks.items():
-            if alive and not (isinstance(sid, tuple) and sid[0] == "param"):
-                state.socks[("via", node, sid)] = SockState(frozenset((node, self.kind(k)) for _, k in binds))
-
-    def result(self, state: State, name: str) -> frozenset:
-        found = {v for value in self.summary.returns for v in self.value(value)}
-        for k in self.summary.probes:
-            node, values = self.args.get(k, (None, NOTHING))
-            if CANDIDATE in values:
-                probe = ("probe", self.node, k)
-                state.socks[probe] = SockState(frozenset({(self.node, SCANNED_PORT)}), Release(self.node, "probe", name))
-                if isinstance(node, cst.Name):
-                    state.env[node.value] = frozenset({Num(probe)})
-                if Param(k) in self.summary.returns:
-                    found.add(Num(probe))
-            self.caller.summary.probes |= {v.index for v in values if isinstance(v, Param)}
-        return frozenset(found)
 
 
 def _port_of(node: cst.BaseExpression | None, values: frozenset) -> tuple[cst.BaseExpression | None, frozenset | None]:
@@ -530,36 +461,3 @@ def _unpacked(values: frozenset, i: int, count: int) -> frozenset:
         else:
             found |= set(flatten([value]))
     return frozenset(found)
-
-
-def _constant_index(node: cst.Subscript) -> int | None:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    value = node.slice[0].slice.value
-    if isinstance(value, cst.Integer):
-        return literal_int(value)
-    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) \
-            and isinstance(value.expression, cst.Integer):
-        number = literal_int(value.expression)
-        return -number if number is not None else None
-    return None
-
-
-def dotted(node: cst.BaseExpression) -> str:
-    """`subprocess.Popen` for a chain of names, "" for anything else."""
-    parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if not isinstance(node, cst.Name):
-        return ""
-    parts.append(node.value)
-    return ".".join(reversed(parts))
-
-
-def literal_int(node: cst.Integer) -> int | None:
-    digits = node.value.replace("_", "")
-    try:
-        return int(digits, 0)
-    except ValueError:  # "00": a valid literal that int() refuses with base 0
-        return 0 if digits.strip("0") == "" else None

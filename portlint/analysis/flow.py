@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from portlint.analysis.expressions import Evaluator
-from portlint.analysis.expressions import literal_int
-from portlint.analysis.tree import names_in
+from portlint.analysis.tree import literal_int, names_in
 from portlint.analysis.values import (
     CANDIDATE,
     CHOSEN_PORT,

@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from portlint.analysis.expressions import dotted
 from portlint.analysis.flow import Violation
+from portlint.analysis.tree import dotted
 from portlint.analysis.values import SCANNED_PORT, ZERO_PORT, Escape, Release
 
 if TYPE_CHECKING:

@@ -50,7 +50,6 @@ def findings(data: bytes) -> tuple[Finding, ...]:
     with warnings.catch_warnings():  # libcst imports a metadata provider built on a deprecated mypy_extensions API
         warnings.simplefilter("ignore", DeprecationWarning)
         import libcst as cst  # only files that can bind pay for libcst
-        from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:
         module = cst.parse_module(data)

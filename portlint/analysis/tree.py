@@ -53,3 +53,36 @@ def function_defs(node: cst.CSTNode) -> Iterator[cst.FunctionDef]:
             yield child
         if isinstance(child, _BLOCKS):
             yield from function_defs(child)
+
+
+def constant_index(node: cst.Subscript) -> int | None:
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    if isinstance(value, cst.Integer):
+        return literal_int(value)
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) \
+            and isinstance(value.expression, cst.Integer):
+        number = literal_int(value.expression)
+        return -number if number is not None else None
+    return None
+
+
+def dotted(node: cst.BaseExpression) -> str:
+    """`subprocess.Popen` for a chain of names, "" for anything else."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return ""
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def literal_int(node: cst.Integer) -> int | None:
+    digits = node.value.replace("_", "")
+    try:
+        return int(digits, 0)
+    except ValueError:  # "00": a valid literal that int() refuses with base 0
+        return 0 if digits.strip("0") == "" else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 ZERO_PORT = "zero"
 SCANNED_PORT = "scanned"
 CHOSEN_PORT = "chosen"
-Kind = Union[str, tuple[str, int]]
+Kind = str | tuple[str, int]
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ ZERO = Marker("zero")
 CANDIDATE = Marker("candidate")
 TRUE = Marker("true")
 FALSE = Marker("false")
-Value = Union[Sock, Num, Addr, Param, Tup, Marker]
+Value = Sock | Num | Addr | Param | Tup | Marker
 Values = frozenset  # of Value
 NOTHING: frozenset = frozenset()
 
