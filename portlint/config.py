@@ -240,29 +240,51 @@ def _read_yaml(text: str) -> _Document:
         position = getattr(error, "position", None)
         line = f" (line {text.count(chr(10), 0, position) + 1})" if isinstance(position, int) else ""
         raise _Invalid((), f"expected valid YAML: {str(error).splitlines()[0]}{line}") from None
+    except RecursionError:
+        raise _Invalid((), "expected YAML nested less deeply") from None
     positions: dict[str, tuple[int, int]] = {}
     bands = loaded.get("bands") if isinstance(loaded, dict) else None
     if isinstance(bands, dict) and hasattr(bands, "lc"):
         for name in bands:
             line, column = bands.lc.key(name)
             positions[str(name)] = (line + 1, column + 1)
-    return _Document({} if loaded is None else _plain(loaded), positions, ())
+    try:
+        return _Document({} if loaded is None else _plain(loaded), positions, ())
+    except RecursionError:
+        raise _Invalid((), "expected YAML nested less deeply") from None
 
 
 def _plain(value: Any) -> Any:
-    """ruamel's round-trip types (ScalarInt, CommentedMap, ...) as plain Python values."""
+    """ruamel's round-trip types (ScalarInt, CommentedMap, ...) as plain Python values.
+
+    An alias becomes the very object its anchor became, so a "billion laughs"
+    config stays as small as its text; an alias inside its own anchor is refused.
+    """
     from ruamel.yaml.scalarbool import ScalarBoolean  # an anchored boolean: an int subclass
 
-    if isinstance(value, ScalarBoolean):
-        return bool(value)
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    for plain in (bool, int, float, str):  # bool first: it is an int
-        if isinstance(value, plain):
-            return plain(value)
-    return value
+    done: dict[int, Any] = {}
+    open_: set[int] = set()
+
+    def plain(item: Any, keys: tuple[str | int, ...]) -> Any:
+        if isinstance(item, ScalarBoolean):
+            return bool(item)
+        if isinstance(item, (dict, list)):
+            if id(item) in open_:
+                raise _Invalid(keys, "expected no alias inside its own anchor (a recursive structure)")
+            if id(item) not in done:
+                open_.add(id(item))
+                if isinstance(item, dict):
+                    done[id(item)] = {str(k): plain(v, (*keys, str(k))) for k, v in item.items()}
+                else:
+                    done[id(item)] = [plain(v, (*keys, i)) for i, v in enumerate(item)]
+                open_.discard(id(item))
+            return done[id(item)]
+        for kind in (bool, int, float, str):  # bool first: it is an int
+            if isinstance(item, kind):
+                return kind(item)
+        return item
+
+    return plain(value, ())
 
 
 def _read_toml(text: str, pyproject: bool) -> _Document:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import importlib
+import mmap
+import stat
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 
 MAX_FIX_ROUNDS = 10
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UTF-32 BE (LE starts like UTF-16 LE)
 
 
 @dataclass(frozen=True)
@@ -100,27 +103,51 @@ class Engine:
         return FileState(path, kind, data, module.extract(source, self.names))
 
     def _read(self, full: Path, path: str) -> bytes | None:
-        if full.is_symlink() and not discover.inside(self.config.root, full):
-            self.notes.append(f"{path}: skipped: a symlink leading outside the repository")
-            return None
+        """The file's bytes; None when it is skipped (a note) or cannot be checked (a PL001)."""
+        if full.is_symlink():
+            try:
+                target = full.resolve(strict=True)
+            except FileNotFoundError:
+                return None  # a dangling link: nothing to read
+            except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
+                return self._unreadable(path, "cannot read: a symlink loop")
+            if not discover.inside(self.config.root, target):
+                return self._skipped(path, "a symlink leading outside the repository")
         try:
-            if full.is_dir():
-                self.notes.append(f"{path}: skipped: a directory")
-                return None
-            size = full.stat().st_size
-            if size > discover.MAX_BYTES:
-                self.notes.append(f"{path}: skipped: {size} bytes, over the {discover.MAX_BYTES}-byte limit")
-                return None
+            status = full.stat()
+            if stat.S_ISDIR(status.st_mode):
+                return self._skipped(path, "a directory")
+            if not stat.S_ISREG(status.st_mode):
+                return self._skipped(path, "not a regular file")  # a FIFO would block the read
+            if status.st_size > discover.MAX_BYTES:
+                if not self._may_hold_sites(full):
+                    return None
+                return self._unreadable(path, f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
             data = full.read_bytes()
         except FileNotFoundError:
             return None  # listed by git but deleted in the work tree
         except OSError as error:
-            self.read_failures.append(Failure(path, 1, 1, f"cannot read: {error.strerror or error}"))
-            return None
-        if b"\0" in data[:8192]:
-            self.notes.append(f"{path}: skipped: binary (NUL bytes)")
-            return None
+            return self._unreadable(path, f"cannot read: {error.strerror or error}")
+        if data.startswith(_WIDE_BOMS):
+            return self._unreadable(path, "UTF-16 or UTF-32 text; portlint reads UTF-8")
+        nul = data.find(b"\0", 0, 8192)
+        if nul != -1:
+            return self._unreadable(path, f"binary: a NUL byte at offset {nul}")
         return data
+
+    def _may_hold_sites(self, full: Path) -> bool:
+        """The prefilter over a file too large to read whole, through a read-only mapping."""
+        with open(full, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            return discover.prefilter(self.names.selector_names).search(view) is not None
+
+    def _skipped(self, path: str, reason: str) -> None:
+        note = f"{path}: skipped: {reason}"
+        if note not in self.notes:  # a file can be read again for a frozen pair
+            self.notes.append(note)
+
+    def _unreadable(self, path: str, reason: str) -> None:
+        if all(failure.path != path for failure in self.read_failures):
+            self.read_failures.append(Failure(path, 1, 1, reason))
 
     # -- checking --------------------------------------------------------------
     def layout(self, files: dict[str, FileState]) -> Layout:

@@ -1,8 +1,10 @@
 """A file could not be read or parsed.
 
 What it does: reports every candidate file portlint could not read (permissions,
-not UTF-8) or parse (invalid YAML, Python or shell syntax), with the reason and,
-where the parser gives one, the position.
+a symlink loop, not UTF-8 such as Latin-1 or UTF-16, binary with NUL bytes, over
+the 2 MiB limit while it may hold a port) or parse (invalid YAML including
+duplicate keys, Python or shell syntax), with the reason and, where the parser
+gives one, the position.
 Why: a port written in a file portlint cannot parse is a port nobody checks;
 the rest of the repository is still checked.
 Example (fails): `port: "7000` (an unclosed quote in YAML).

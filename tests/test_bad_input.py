@@ -162,3 +162,288 @@ def test_the_whole_corpus_at_once_in_a_subprocess_prints_no_traceback(tmp_path: 
     assert {p["path"] for p in problems if p["code"] == "PL001"} == set(BROKEN)
     found = {(p["path"], p["line"], p["column"], p["code"]) for p in problems}
     assert found >= {GOOD_PROBLEM} | {(name, *where) for name, planted in ODD_BUT_VALID.items() for where in planted}
+
+
+# -- inputs generated here (too big, or not committable) -------------------------
+DEEP = 10_000
+
+GENERATED_BROKEN = {  # name -> (bytes, words its PL001 message must contain)
+    "nul-byte.yaml": (b"cluster:\n  master_port_range_low: 1500\n\0\n", "NUL byte at offset 39"),
+    "nul-byte-after-8k.yaml": (b"cluster:\n  master_port_range_low: 1500\n" + b"#" * 9000 + b"\0\n", "invalid YAML"),
+    "nul-byte-after-8k.py": (b"MASTER_PORT_RANGE_LOW = 1500\n" + b"#" * 9000 + b"\0\n", "null bytes"),
+    "utf16-le.yaml": ("cluster:\n  master_port_range_low: 1500\n".encode("utf-16"), "UTF-16"),
+    "utf16-be.py": ("MASTER_PORT_RANGE_LOW = 1500\n".encode("utf-16-be").join([b"\xfe\xff", b""]), "UTF-16"),
+    "deep-parentheses.py": (b"MASTER_PORT_RANGE_LOW = " + b"(" * DEEP + b"1500" + b")" * DEEP + b"\n", "invalid Python"),
+    "deep-sum.py": (b"MASTER_PORT_RANGE_LOW = 1500\nx = " + b"+".join([b"1"] * 100_000) + b"\n", "invalid Python"),
+    "deep-command-substitution.sh": (
+        b"MASTER_PORT_RANGE_LOW=1500\necho " + b"$(" * DEEP + b")" * DEEP + b"\n", "nested too deep"
+    ),
+}
+
+GENERATED_VALID = {  # name -> bytes; each holds the drift `master_port_range_low: 1500` on line 1
+    "deep-flow-sequence.yaml": b"cluster: {master_port_range_low: 1500}\ndeep: " + b"[" * DEEP + b"]" * DEEP + b"\n",
+    "deep-flow-mapping.yaml": b"cluster: {master_port_range_low: 1500}\ndeep: " + b"{a: " * DEEP + b"1" + b"}" * DEEP + b"\n",
+    "deep-block-sequence.yaml": b"cluster: {master_port_range_low: 1500}\ndeep:\n" + b"- " * DEEP + b"1\n",
+    "deep-quotes.md": b"`MASTER_PORT_RANGE_LOW=1400` " + b"> " * DEEP + b"x\n" + b"`" * DEEP + b"\n",
+    "deep-arithmetic.sh": b"MASTER_PORT_RANGE_LOW=1500\necho $((" + b"(" * DEEP + b"1" + b")" * DEEP + b"))\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED_BROKEN))
+def test_a_generated_broken_file_is_one_parse_error_and_the_rest_is_checked(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    data, reason = GENERATED_BROKEN[name]
+    (repo / name).write_bytes(data)
+    result = run(repo, capsys, monkeypatch)
+    messages = result.parse_errors(name)
+    assert len(messages) == 1 and reason in messages[0], result.problems
+    assert GOOD_PROBLEM in result.positions()
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED_VALID))
+def test_deep_nesting_that_parses_is_checked(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    (repo / name).write_bytes(GENERATED_VALID[name])
+    result = run(repo, capsys, monkeypatch)
+    assert GOOD_PROBLEM in result.positions()
+    parse_errors = result.parse_errors(name)
+    # A parser may refuse absurd depth (then it says so); it must never crash or hang.
+    assert parse_errors == [] or "deep" in parse_errors[0], parse_errors
+    if not parse_errors and not name.endswith(".md"):
+        assert [p[1:] for p in result.positions(name)][0][0] == 1
+
+
+def big_file(path: Path, head: bytes, megabytes: int = 50, tail: bytes = b"") -> None:
+    line = b"  - " + b"x" * 60 + b"\n"
+    with open(path, "wb") as handle:
+        handle.write(head + b"filler:\n")
+        handle.write(line * (megabytes * 1024 * 1024 // len(line)))
+        handle.write(tail)
+
+
+def test_a_fifty_megabyte_file_that_may_hold_ports_is_a_parse_error_not_a_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    big_file(repo / "big.yaml", b"cluster:\n  master_port_range_low: 1500\n")
+    big_file(repo / "big-without-ports.yaml", b"name: filler\n")
+    result = run(repo, capsys, monkeypatch)
+    assert "over the 2097152-byte limit" in result.parse_errors("big.yaml")[0]
+    assert result.positions("big-without-ports.yaml") == []  # nothing in it to check: skipped silently
+    assert GOOD_PROBLEM in result.positions()
+
+
+def test_symlink_loops_are_parse_errors_and_links_out_of_the_repository_are_not_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    (repo / "loop-a.yaml").symlink_to("loop-b.yaml")
+    (repo / "loop-b.yaml").symlink_to("loop-a.yaml")
+    (repo / "self.yaml").symlink_to("self.yaml")
+    (repo / "dangling.yaml").symlink_to("missing.yaml")
+    secret = tmp_path / "outside.yaml"
+    secret.write_bytes(b"cluster:\n  master_port_range_low: 1500\n")
+    (repo / "outside.yaml").symlink_to(secret)
+    (repo / "inside.yaml").symlink_to("good.yaml")
+    result = run(repo, capsys, monkeypatch)
+    for name in ("loop-a.yaml", "loop-b.yaml", "self.yaml"):
+        assert result.parse_errors(name) == ["cannot check this file: cannot read: a symlink loop"]
+    assert result.positions("outside.yaml") == [] and result.positions("dangling.yaml") == []
+    assert "outside.yaml: skipped: a symlink leading outside the repository" in result.err
+    assert ("inside.yaml", 3, 26, "PL301") in result.positions()
+    assert GOOD_PROBLEM in result.positions()
+    run(repo, capsys, monkeypatch, "--fix")
+    assert secret.read_bytes() == b"cluster:\n  master_port_range_low: 1500\n", "--fix wrote outside the repository"
+
+
+def test_an_unreadable_file_is_a_parse_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    locked = repo / "locked.yaml"
+    locked.write_bytes(b"cluster:\n  master_port_range_high: 2999\n")
+    locked.chmod(0)
+    original = Path.read_bytes
+
+    def read_bytes(path: Path) -> bytes:
+        if path.name == "locked.yaml":  # what a non-root user meets; root reads mode 000 anyway
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    result = run(repo, capsys, monkeypatch)
+    assert result.parse_errors("locked.yaml") == ["cannot check this file: cannot read: Permission denied"]
+    assert GOOD_PROBLEM in result.positions()
+
+
+@pytest.mark.skipif(not hasattr(os, "setuid"), reason="needs POSIX users")
+def test_a_mode_000_file_as_an_unprivileged_user_in_a_subprocess(tmp_path: Path) -> None:
+    """The real thing: a mode-000 file, portlint running as `nobody` (when the tests run as root)."""
+    import tempfile
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to switch to an unprivileged user")
+    base = Path(tempfile.mkdtemp(prefix="portlint-mode000-"))
+    try:
+        base.chmod(0o755)
+        repo = make_repo(base)
+        (repo / "locked.yaml").write_bytes(b"cluster:\n  master_port_range_high: 2999\n")
+        (repo / "locked.yaml").chmod(0)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "portlint.cli", "--output-format", "json"], cwd=repo, capture_output=True,
+                text=True, timeout=120, user=65534, group=65534, env={**os.environ, "HOME": str(base)},
+            )
+        except PermissionError:
+            pytest.skip("the unprivileged user cannot run this interpreter (it lives under a private home)")
+        if done.returncode == 2 or "Error" in done.stderr and "Traceback" in done.stderr and "portlint" not in done.stdout:
+            pytest.skip(f"the unprivileged user cannot import portlint here: {done.stderr[-200:]}")
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        problems = json.loads(done.stdout)
+        assert [p["message"] for p in problems if p["path"] == "locked.yaml"] == [
+            "cannot check this file: cannot read: Permission denied"
+        ]
+        assert GOOD_PROBLEM in {(p["path"], p["line"], p["column"], p["code"]) for p in problems}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_directory_named_like_a_yaml_file_and_a_fifo_are_skipped_and_their_neighbours_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    (repo / "x.yaml").mkdir()
+    (repo / "x.yaml" / "inner.yaml").write_bytes(b"cluster:\n  master_port_range_high: 2999\n")
+    (repo / "link-to-dir.yaml").symlink_to("x.yaml")
+    os.mkfifo(repo / "pipe.yaml")  # reading it would block forever; outside git, the walk lists it
+    result = run(repo, capsys, monkeypatch)
+    assert "pipe.yaml: skipped: not a regular file" in result.err
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)  # git lists a link to a directory as a file
+    result = run(repo, capsys, monkeypatch)
+    assert "link-to-dir.yaml: skipped: a directory" in result.err
+    assert ("x.yaml/inner.yaml", 2, 27, "PL301") in result.positions()
+    assert not [p for p in result.problems if p["code"] == "PL001"]
+    assert GOOD_PROBLEM in result.positions()
+    done = run_subprocess(repo, "x.yaml")  # a directory given as the path to check
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "x.yaml/inner.yaml:2:27: PL301" in done.stdout and "good.yaml" not in done.stdout
+
+
+# -- bad configurations -------------------------------------------------------------
+CONFIGS = BAD_INPUT / "configs"
+CONFIG_ERRORS = {  # config file -> (the name it is installed as, the key path and expectation in its error)
+    "not-a-mapping.yaml": (".portlint.yaml", "expected a mapping at the top level, got a list"),
+    "only-a-scalar.yaml": (".portlint.yaml", "expected a mapping at the top level"),
+    "wrong-type-floor.yaml": (".portlint.yaml", 'ephemeral_floor: expected an integer or "auto"'),
+    "floor-negative.yaml": (".portlint.yaml", "ephemeral_floor: expected an integer 1..65535"),
+    "wrong-type-bands.yaml": (".portlint.yaml", "bands: expected a mapping, got a list"),
+    "wrong-type-range.yaml": (".portlint.yaml", "bands.master.range: expected"),
+    "reversed-range.yaml": (".portlint.yaml", "bands.gym.range: expected LOW-HIGH with LOW <= HIGH"),
+    "reversed-range-list.yaml": (".portlint.yaml", "bands.gym.range: expected [LOW, HIGH] with LOW <= HIGH"),
+    "port-out-of-range.yaml": (".portlint.yaml", "bands.gym.range: expected LOW-HIGH with ports in 1..65535"),
+    "unknown-top-level-key.yaml": (".portlint.yaml", 'unknown key "ephemeral_flor"'),
+    "unknown-band-key.yaml": (".portlint.yaml", 'bands.gym: unknown key "sights"'),
+    "unknown-within.yaml": (".portlint.yaml", 'bands.dash.within: unknown band "engine"'),
+    "bad-include-type.yaml": (".portlint.yaml", "include: expected a list"),
+    "per-file-ignores-wrong.yaml": (".portlint.yaml", "per_file_ignores: expected a mapping"),
+    "invalid-yaml.yaml": (".portlint.yaml", "expected valid YAML"),
+    "duplicate-band.yaml": (".portlint.yaml", "duplicate key"),
+    "not-utf8.yaml": (".portlint.yaml", "expected UTF-8 text"),
+    "nul-byte.yaml": (".portlint.yaml", "expected valid YAML"),
+    "alias-bomb.yaml": (".portlint.yaml", 'unknown key "a"'),
+    "python-tag.yaml": (".portlint.yaml", "ephemeral_floor: expected"),
+    "bad.toml": ("portlint.toml", "ephemeral_floor: expected an integer"),
+    "invalid.toml": ("portlint.toml", "expected valid TOML"),
+    "pyproject-wrong.toml": ("pyproject.toml", "tool.portlint.bands: expected a mapping, got 3"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONFIG_ERRORS))
+def test_a_bad_config_is_one_line_naming_the_file_and_key_and_exit_2(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed_as, expected = CONFIG_ERRORS[name]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(BAD_INPUT / "good.yaml", repo / "good.yaml")
+    shutil.copy(CONFIGS / name, repo / installed_as)
+    monkeypatch.chdir(repo)
+    code = main([])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"portlint: error: {installed_as}: "), err
+    assert expected in err
+    assert list(repo.iterdir()) == [repo / installed_as, repo / "good.yaml"] or sorted(repo.iterdir()) == sorted(
+        [repo / installed_as, repo / "good.yaml"]
+    )
+
+
+def test_recursive_and_absurdly_deep_configs_are_config_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for text in ("include: &a [*a]\n", "bands:\n  x:\n    description: " + "[" * DEEP + "]" * DEEP + "\n"):
+        (tmp_path / ".portlint.yaml").write_text(text)
+        assert main([]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("portlint: error: .portlint.yaml"), err
+
+
+def test_an_empty_config_is_a_valid_config_without_a_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy(CONFIGS / "empty.yaml", repo / ".portlint.yaml")
+    (repo / "bad.yaml").write_bytes(b'master_port: "unclosed\n')
+    monkeypatch.chdir(repo)
+    assert main([]) == 1
+    assert "bad.yaml:1:14: PL001" in capsys.readouterr().out
+
+
+# -- memory --------------------------------------------------------------------------
+RSS_LIMIT_KB = 500 * 1024
+
+# Runs portlint in a fresh interpreter and reports that process's own high-water mark:
+# ru_maxrss of a child is no use here, Linux carries it over from the forking pytest.
+_MEASURED = """
+import sys
+from portlint.cli import main
+code = main(sys.argv[1:])
+with open("/proc/self/status") as status:
+    peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+sys.stderr.write(f"peak-rss-kb {peak}\\n")
+sys.exit(code)
+"""
+
+
+def peak_rss_kb(repo: Path, *args: str) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURED, "--quiet", *args], cwd=repo, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    return int(done.stderr.rsplit("peak-rss-kb ", 1)[1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmHWM from /proc")
+@pytest.mark.parametrize("case", ["alias bomb", "50 MB file"])
+def test_memory_stays_bounded(case: str, tmp_path: Path) -> None:
+    (tmp_path / "baseline").mkdir()
+    baseline = peak_rss_kb(make_repo(tmp_path / "baseline"))
+    repo = make_repo(tmp_path)
+    if case == "alias bomb":
+        shutil.copy(FILES / "yaml-alias-bomb.yaml", repo / "bomb.yaml")
+        # and a wider one: 10 levels of 20 aliases each (20**10 leaves once expanded)
+        lines = ["l0: &l0 [" + ", ".join(['"lol"'] * 20) + "]"]
+        lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i-1}"] * 20) + "]" for i in range(1, 11)]
+        (repo / "wide-bomb.yaml").write_text("\n".join(lines) + "\ncluster: {master_port_range_low: 1500}\n")
+    else:  # the prefilter must look at every byte: the port is at the very end
+        big_file(repo / "big.yaml", b"name: filler\n", tail=b"cluster:\n  master_port_range_low: 1500\n")
+    check, fix = peak_rss_kb(repo), peak_rss_kb(repo, "--fix")
+    print(f"\npeak RSS, {case}: check {check / 1024:.1f} MiB, --fix {fix / 1024:.1f} MiB "
+          f"(the same run on the good file alone: {baseline / 1024:.1f} MiB)")
+    assert check < RSS_LIMIT_KB and fix < RSS_LIMIT_KB
