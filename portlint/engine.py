@@ -345,7 +345,11 @@ def _matches_any(code: str, prefixes: Iterable[str]) -> bool:
 def _apply_suppressions(
     problems: list[Problem], files: dict[str, FileState]
 ) -> tuple[list[Problem], dict[tuple[str, int], set[str]]]:
-    """Drop problems an ignore comment on their line covers; remember which codes were used."""
+    """Drop problems an ignore comment on their line covers; remember which codes were used.
+
+    A problem spanning lines (a command continued with `\\`, which takes a comment
+    only on its last line) is covered from its first or its last line.
+    """
     comments: dict[tuple[str, int], list[Suppression]] = defaultdict(list)
     for state in files.values():
         for suppression in state.extraction.suppressions:
@@ -353,8 +357,9 @@ def _apply_suppressions(
     used: dict[tuple[str, int], set[str]] = defaultdict(set)
     kept = []
     for problem in problems:
-        key = (problem.path, problem.line)
-        if problem.code != "PL001" and any(not s.codes or problem.code in s.codes for s in comments.get(key, ())):
+        keys = [(problem.path, line) for line in dict.fromkeys((problem.line, max(problem.line, problem.end_line)))]
+        key = next((k for k in keys if any(not s.codes or problem.code in s.codes for s in comments.get(k, ()))), None)
+        if problem.code != "PL001" and key is not None:
             used[key].add(problem.code)
         else:
             kept.append(problem)
