@@ -294,9 +294,9 @@ class Engine:
         return len(fixes)
 
     def _write(self, outcome: Outcome) -> None:
-        for path, (_, after) in sorted(outcome.changed.items()):
+        for path, (before, after) in sorted(outcome.changed.items()):
             try:
-                writer.write_atomic(self.config.root / path, after)
+                writer.write_atomic(self.config.root / path, after, expected=before)
             except OSError as error:
                 outcome.write_errors.append(f"{path}: not written: {error.strerror or error}")
 
