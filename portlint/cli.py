@@ -111,7 +111,8 @@ def _use_color(no_color: bool) -> bool:
     """Colour for a terminal only, and never with --no-color or NO_COLOR set (https://no-color.org)."""
     if no_color or os.environ.get("NO_COLOR"):
         return False
-    return click.get_text_stream("stdout").isatty()
+    stdout = sys.stdout
+    return stdout is not None and stdout.isatty()
 
 
 def _report(  # noqa: PLR0913
