@@ -66,6 +66,9 @@ class Engine:
         self.listed: dict[str, str] = {}  # every candidate file -> its kind
         self._unreferenced: frozenset[str] | None = None
         self.partners: dict[str, set[str]] = {}
+        self.pairs: list[frozen.FrozenPair] = []
+        self.mirrored: set[str] = set()
+        self.trees: dict[tuple[str, bytes], frozen.Flat] = {}  # flattened YAML by content
         self.read_failures: list[Failure] = []
 
     # -- the run ---------------------------------------------------------------
@@ -81,12 +84,13 @@ class Engine:
         config_path = self.config_display()
         listed = [c for c in discover.candidates(root, self.config.include, self.config.exclude) if c.path != config_path]
         self.listed = {c.path: c.kind for c in listed}  # the layout's own numbers are the layout, not sites
-        mirrored = {p for pair in self.frozen_pairs() for p in (pair.copy, pair.source) if p}
+        self.pairs = self.frozen_pairs()
+        self.mirrored = {p for pair in self.pairs for p in (pair.copy, pair.source) if p}
         for candidate in listed:
             data = self._read(root / candidate.path, candidate.path)
             if data is None:
                 continue
-            if pattern.search(data) or candidate.path in mirrored or _uses_sockets(candidate.kind, data) or mentions_tool(candidate.kind, data):
+            if pattern.search(data) or candidate.path in self.mirrored or _uses_sockets(candidate.kind, data) or mentions_tool(candidate.kind, data):
                 yield candidate.path, self.extract(candidate.path, candidate.kind, data)
 
     def frozen_pairs(self) -> list[frozen.FrozenPair]:
@@ -99,6 +103,13 @@ class Engine:
         except UnicodeDecodeError as error:
             where = f"byte 0x{data[error.start]:02x} at offset {error.start}"
             return FileState(path, kind, data, Extraction(error=f"not UTF-8 text ({where})"))
+        if kind == "yaml" and path in self.mirrored:  # compose once for the extractor and the pair
+            from portlint.extract.yaml import extract_with_roots
+
+            extraction, roots = extract_with_roots(source, self.names)
+            if roots is not None:
+                self.trees[(path, data)] = frozen.flat(source, roots)
+            return FileState(path, kind, data, extraction)
         module = importlib.import_module(f"portlint.extract.{kind}")
         return FileState(path, kind, data, module.extract(source, self.names))
 
@@ -200,9 +211,9 @@ class Engine:
             return self._read(self.config.root / path, path) if path in self.listed else None
 
         checks = []
-        for pair in self.frozen_pairs():
+        for pair in self.pairs:
             try:
-                checks.append(frozen.check_pair(pair, read, self.names.wants))
+                checks.append(frozen.check_pair(pair, read, self.names.wants, self.trees))
             except (frozen.InheritanceError, ValueError, UnicodeDecodeError) as error:
                 if not any(f.path == pair.source for f in failures):
                     failures.append(Failure(pair.source, 1, 1, str(error)))

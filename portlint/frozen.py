@@ -109,8 +109,13 @@ def _own(path: str, data: bytes) -> Flat:
         roots = compose(source.text)
     except YAMLError as error:
         raise ValueError(f"{path}: invalid YAML: {getattr(error, 'problem', None) or error}") from None
+    return flat(source, roots)
+
+
+def flat(source: Source, roots: list[Any]) -> Flat:
+    """A file's own tree from its composed documents (the first document is the config)."""
     root = roots[0] if roots else None
-    return _flatten(source, root), _parents(path, root)
+    return _flatten(source, root), _parents(source.path, root)
 
 
 def _parents(path: str, root: Any) -> list[str]:

@@ -32,6 +32,7 @@ _RANGES = (
     ("single", re.compile(rf"(?<![\w.=:/'\"-]){_NUMBER}(?![\w.+]|\s*(?:-|–|—|\.\.)\s*\d|-\w)")),
 )
 _MAX_PORT = 65535
+_DIGIT = re.compile(rb"[0-9]")
 
 
 def statements(
@@ -42,9 +43,9 @@ def statements(
     `ranges_only` (running prose, as opposed to a table row or a comment) ignores
     lone numbers: prose mentions ports in passing ("the head uses the next one, 1302").
     """
-    text = source.data[start:end].decode("utf-8", "replace")
-    if not any(c.isdigit() for c in text):
+    if _DIGIT.search(source.data, start, end) is None:
         return
+    text = source.data[start:end].decode("utf-8", "replace")
     mentioned = list(_mentioned(text, names))
     if not mentioned:
         return

@@ -47,6 +47,12 @@ def compose(text: str) -> list[Any]:
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
+    return extract_with_roots(source, names)[0]
+
+
+def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, list[Any] | None]:
+    """The extraction and the composed documents, for a caller that reads them again
+    (frozen copies compare every scalar); None when the file did not compose."""
     from ruamel.yaml import YAMLError
 
     # A leading BOM is dropped before composing: the C composer leaves it out of
@@ -55,21 +61,22 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     try:
         roots = compose(source.text[bom:])
     except YAMLError as error:
-        return _parse_error(error)
+        return _parse_error(error), None
     except RecursionError:
-        return Extraction(error="YAML nested too deeply to parse")
+        return Extraction(error="YAML nested too deeply to parse"), None
     scalars = []
     for path, node in walk(roots):
         if node.id == "scalar":
             scalars.append((path, node))
         elif node.id == "mapping" and (repeated := _repeated_key(node)) is not None:
-            return repeated
+            return repeated, None
     literals = [(path, node) for path, node in scalars if path and _is_port_literal(node) and names.wants(path)]
     offsets = _byte_offsets(source, [_digits_index(node) + bom for _, node in literals])
     sites = [site for path, node in literals if (site := _site(source, offsets[_digits_index(node) + bom], path, node))]
     scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for _, n in scalars]
     suppressions, doc_sites = _comments(source, scalar_spans, names) if "#" in source.text else ((), [])
-    return Extraction((*sites, *doc_sites), suppressions, commands=yaml_commands.find(source, roots, names))
+    commands = yaml_commands.find(source, roots, names)
+    return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom else roots)
 
 
 def _digits_index(node: Any) -> int:
