@@ -494,13 +494,6 @@ def _span(band: Band) -> str:
     return str(band.low) if band.low == band.high else f"{band.low}-{band.high}"
 
 
-# Every code of SPEC §4, so a config written against the spec keeps loading
-# while some of those rules are still being built; registered rules count too.
-_SPEC_CODES = frozenset(
-    "PL001 PL002 PL101 PL102 PL103 PL201 PL202 PL203 PL204 PL301 PL302 PL401 PL402 PL501 PL601 PL602 PL603".split()
-)
-
-
 def _check_codes(per_file_ignores: dict[str, list[str]]) -> None:
     """Every code in `per_file_ignores` names a rule or a prefix of one: a typo would ignore nothing."""
     if not per_file_ignores:
@@ -509,7 +502,7 @@ def _check_codes(per_file_ignores: dict[str, list[str]]) -> None:
 
     from portlint.rules import BY_CODE
 
-    known = sorted(_SPEC_CODES.union(BY_CODE))
+    known = sorted(BY_CODE)
     for glob, codes in per_file_ignores.items():
         for index, code in enumerate(codes):
             if not any(rule.startswith(code) for rule in known):
