@@ -119,7 +119,7 @@ def _report(  # noqa: PLR0913
     outcome, context, output_format: str, quiet: bool, written: bool,  # noqa: ANN001 - engine types imported lazily
     statistics: bool = False, show_fixes: bool = False,
 ) -> None:
-    from portlint.report import github, sarif, text
+    from portlint.report import github, printable, sarif, text
     from portlint.report import json as json_report
     from portlint.report import statistics as counts
 
@@ -134,7 +134,7 @@ def _report(  # noqa: PLR0913
     if quiet:
         return
     for note in [*outcome.notes, *outcome.write_errors]:
-        click.echo(f"portlint: {note}", err=True)
+        click.echo(f"portlint: {printable(note)}", err=True)
     if output_format == "text":
         if show_fixes:
             click.echo(text.fixed_report(outcome.fixed_problems, context, written), nl=False, color=context.color)
@@ -256,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         error.show()
         return EXIT_ERROR
     except ConfigError as error:
-        click.echo(f"portlint: error: {error}", err=True)
+        from portlint.report import printable  # a config's keys may carry anything
+
+        click.echo(f"portlint: error: {printable(str(error))}", err=True)
         return EXIT_ERROR
     except Exception as error:  # the one place a bug may land: one line, exit 2, no traceback
         if os.environ.get("PORTLINT_TRACEBACK"):

@@ -2,10 +2,28 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from portlint.problem import Problem
+
+
+# C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
+# is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """Text taken from files, made safe for a terminal or a CI log: control characters
+    become visible escapes (`\\x1b`, `\\u202e`), so a file cannot clear the screen,
+    set the title, fake or split an output line, or reorder what is displayed."""
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ the command short or be read as another property.
 from __future__ import annotations
 
 from portlint.problem import Problem
-from portlint.report import Context
+from portlint.report import Context, printable
 
 
 def render(problems: list[Problem], context: Context) -> str:
@@ -19,7 +19,7 @@ def _command(problem: Problem, context: Context) -> str:
     properties = []
     if problem.path:
         properties += [
-            ("file", context.display(problem.path)),
+            ("file", printable(context.display(problem.path))),
             ("line", str(problem.line)),
             ("col", str(problem.column)),
             ("endLine", str(problem.end_line or problem.line)),
@@ -27,7 +27,7 @@ def _command(problem: Problem, context: Context) -> str:
         ]
     properties.append(("title", problem.code))
     shown = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-    return f"::error {shown}::{escape_data(problem.message)}"
+    return f"::error {shown}::{escape_data(printable(problem.message))}"
 
 
 def escape_data(text: str) -> str:

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 import click
 
 from portlint.problem import Edit, Problem
-from portlint.report import Context
+from portlint.report import Context, printable
 from portlint.rules import BY_CODE
 
 
@@ -20,9 +20,9 @@ def render(problems: list[Problem], context: Context, show_fixes: bool = False) 
     for problem in problems:
         applicable = context.applicable(problem)
         mark = " " + _style(context, "[*]", fg="cyan") if applicable else ""
-        where = _style(context, context.display(problem.path), bold=True)
+        where = _style(context, printable(context.display(problem.path)), bold=True)
         code = _style(context, problem.code, fg="red", bold=True)
-        lines.append(f"{where}:{problem.line}:{problem.column}: {code}{mark} {problem.message}")
+        lines.append(f"{where}:{problem.line}:{problem.column}: {code}{mark} {printable(problem.message)}")
         if show_fixes and problem.fix is not None:
             lines += [_style(context, _fix_line(problem, edit, context), fg="green") for edit in problem.fix.edits]
     return "".join(line + "\n" for line in lines)
@@ -57,7 +57,7 @@ def fixed_report(problems: list[Problem], context: Context, written: bool = True
     noun = "problem" if len(problems) == 1 else "problems"
     lines = [f"{'Fixed' if written else 'Would fix'} {len(problems)} {noun}:"]
     for path in sorted(by_path):
-        lines.append(f"- {_style(context, context.display(path), bold=True)}:")
+        lines.append(f"- {_style(context, printable(context.display(path)), bold=True)}:")
         for code, count in sorted(by_path[path].items()):
             lines.append(f"    {count} × {code} ({BY_CODE[code].NAME})")
     return "".join(line + "\n" for line in lines)
