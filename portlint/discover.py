@@ -11,6 +11,7 @@ import re
 import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 MAX_BYTES = 2 * 1024 * 1024
@@ -36,6 +37,11 @@ class Candidate:
 
 
 def prefilter(extra_names: Iterable[str] = ()) -> re.Pattern[bytes]:
+    return _prefilter(tuple(sorted(set(extra_names))))
+
+
+@lru_cache(maxsize=16)
+def _prefilter(extra_names: tuple[str, ...]) -> re.Pattern[bytes]:
     """A pattern whose absence proves a file holds no site: port tokens and selector names.
 
     Names the port token already finds are left out: every extra alternative

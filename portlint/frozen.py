@@ -63,8 +63,9 @@ def pairs(spec_list: Iterable[FrozenSpec], listed: Iterable[str], exists: Callab
     found = []
     listed = list(listed)
     for spec in spec_list:
+        prefix = _literal_prefix(spec.copies)
         for copy in listed:
-            if not files_match((spec.copies,), copy):
+            if not copy.startswith(prefix) or not files_match((spec.copies,), copy):
                 continue
             tried = tuple(posixpath.normpath(c) for c in spec.candidates(copy))
             source = next((c for c in tried if c != copy and exists(c)), "")
@@ -73,6 +74,17 @@ def pairs(spec_list: Iterable[FrozenSpec], listed: Iterable[str], exists: Callab
 
 
 Flat = tuple[Tree, list[str]]  # a file's own tree, and the parents it names
+
+
+def _literal_prefix(glob: str) -> str:
+    """The directories a copies glob names literally (`tests/unit/` of `tests/unit/*.yaml`):
+    a cheap test before the glob itself, which runs once per file and entry. A glob
+    without an inner slash matches at any depth (gitignore rules): no prefix."""
+    if "/" not in glob.rstrip("/"):
+        return ""
+    head = glob.lstrip("/")
+    wild = min((i for i, char in enumerate(head) if char in "*?[\\"), default=len(head))
+    return head[: head.rfind("/", 0, wild) + 1]
 
 
 def tree(

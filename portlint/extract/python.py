@@ -14,6 +14,7 @@ import codecs
 import io
 import re
 import tokenize
+import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -26,12 +27,14 @@ _ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
 _LONE_CR = re.compile(rb"\r(?!\n)")
-_COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d")
+_COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
     try:
-        tree = ast.parse(source.data, filename=source.path)
+        with warnings.catch_warnings():  # `"\d"`, `1if x`: the file's business, not portlint's output
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source.data, filename=source.path)
     except SyntaxError as error:
         return Extraction(
             error=f"invalid Python: {error.msg}",
@@ -195,13 +198,21 @@ def _line_starts(source: Source) -> list[int]:
     return [0, *(match.end() for match in re.finditer(rb"\r\n?|\n", source.data))]
 
 
+def _statement_comment(data: bytes, names: NameFilter) -> bool:
+    """A `#` line holding a number and a port-like or selected name: worth tokenizing for."""
+    from portlint.discover import prefilter
+
+    pattern = prefilter(names.selector_names)
+    return any(pattern.search(line.group()) for line in _COMMENT_WITH_NUMBER.finditer(data))
+
+
 def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
     """Suppressions and layout statements of the file's comments, from the tokenizer.
 
     Tokenizing costs about as much as parsing, so it runs only on files with a
     suppression, or, when a layout is declared, a comment holding a number.
     """
-    wants_statements = bool(names.selector_names) and _COMMENT_WITH_NUMBER.search(source.data)
+    wants_statements = bool(names.selector_names) and _statement_comment(source.data, names)
     if b"portlint:" not in source.data and not wants_statements:
         return (), []
     suppressions, doc_sites = [], []
