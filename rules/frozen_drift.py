@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from portlint.binding import canonical
 from portlint.frozen import Scalar
 from portlint.model import Layout
 from portlint.problem import Edit, Fix, Problem
@@ -26,6 +27,7 @@ NEEDS_LAYOUT = False
 
 
 def check(layout: Layout) -> Iterator[Problem]:
+    drifted = _drifted_from_layout(layout)
     for pair in layout.frozen:
         if pair.copy is None or pair.source is None:
             continue
@@ -34,8 +36,21 @@ def check(layout: Layout) -> Iterator[Problem]:
             if mine is None or theirs is None or _same(mine, theirs) or mine.path != pair.pair.copy:
                 continue
             message = f"{key}={mine.value} differs from {theirs.path}:{theirs.line} ({key}={theirs.value})"
-            yield Problem(mine.path, mine.line, mine.column, CODE, message, _fix(mine, theirs.value),
-                          mine.line, mine.column + len(mine.value))
+            # A source that itself drifted from the layout is PL301's to fix first; the
+            # copy then follows the layout, not the stale value.
+            fix = None if (theirs.path, theirs.start) in drifted else _fix(mine, theirs.value)
+            yield Problem(mine.path, mine.line, mine.column, CODE, message, fix, mine.line, mine.column + len(mine.value))
+
+
+def _drifted_from_layout(layout: Layout) -> set[tuple[str, int]]:
+    """(path, start) of every bound site whose value the layout would rewrite (PL301)."""
+    drifted = set()
+    for site in layout.code_sites:
+        band = layout.band(site.band) if site.band and not site.derived else None
+        wanted = canonical(site, band) if band else None
+        if wanted is not None and wanted != site.value:
+            drifted.add((site.path, site.start))
+    return drifted
 
 
 def _same(mine: Scalar, theirs: Scalar) -> bool:
