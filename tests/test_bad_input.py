@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,7 @@ ODD_BUT_VALID = {
     "python-lone-cr-line-endings.py": [(1, 58, "PL301"), (2, 26, "PL301")],
     "python-bom-crlf.py": [(1, 26, "PL301"), (2, 27, "PL301")],
     "python-unicode.py": [(2, 40, "PL301")],
+    "python-syntax-warnings.py": [(4, 25, "PL301")],
     "shell-crlf.sh": [(2, 30, "PL301"), (3, 50, "PL301")],
     "markdown-weird.md": [(5, 26, "PL501")],
 }
@@ -149,6 +151,19 @@ def test_an_odd_but_valid_file_is_checked_and_fixed_in_place(
     after = snapshot(repo)
     run(repo, capsys, monkeypatch, "--fix")
     assert snapshot(repo) == after, "a second --fix changed something"
+
+
+def test_python_that_compiles_with_warnings_prints_none_of_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path)
+    shutil.copy(FILES / "python-syntax-warnings.py", repo / "warns.py")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run(repo, capsys, monkeypatch)
+    assert [str(w.message) for w in caught if w.filename.endswith("warns.py")] == []
+    done = run_subprocess(repo)
+    assert "Warning" not in done.stderr, done.stderr
 
 
 def test_the_whole_corpus_at_once_in_a_subprocess_prints_no_traceback(tmp_path: Path) -> None:

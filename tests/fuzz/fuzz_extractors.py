@@ -1,0 +1,305 @@
+"""On-demand fuzzing of the extractors and the fixer (not run by pytest or CI).
+
+    pip install atheris                      # optional: coverage-guided (libFuzzer)
+    python tests/fuzz/fuzz_extractors.py --target all --seconds 300
+    python tests/fuzz/fuzz_extractors.py --target yaml -- -max_len=4096 corpus/
+
+Targets: `yaml`, `shell`, `python`, `markdown` (one extractor's `extract(Source,
+NameFilter)`), `edits` (`portlint.edits.apply` / `compatible` on random edits),
+`engine` (the engine's fix loop on one file of a random kind, in memory), and `all`
+(the input's first byte picks one). Without atheris a built-in mutation fuzzer
+(seeds from fixtures/, byte flips, splices and port-shaped insertions) runs for
+the time budget instead. Any exception, or a broken invariant, is a finding: the
+input is saved under tests/fuzz/findings/ (git-ignored) and the run stops.
+
+Invariants checked on every input:
+* an extractor never raises; a file it cannot read comes back as `error` (PL001);
+* every site's span lies inside the file, holds the digits of its value (unless
+  computed), and its line/column are the span's position; suppressions' spans too;
+* `apply` splices exactly (or refuses overlaps), `compatible` never overlaps;
+* the fix loop never raises, its output re-extracts without error, only bytes
+  inside reported edits change, and fixing the output again changes nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import importlib
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FINDINGS = Path(__file__).resolve().parent / "findings"
+KINDS = ("yaml", "shell", "python", "markdown")
+SUFFIX = {"yaml": "yaml", "shell": "sh", "python": "py", "markdown": "md"}
+LAYOUT = """\
+ephemeral_floor: 9000
+bands:
+  master:
+    range: 1400-1999
+    sites: [master_port_range_low, master_port_range_high, MASTER_PORT_RANGE_LOW, MASTER_PORT_RANGE_HIGH]
+  gym:
+    range: 5000-5999
+    sites: [gym_port_low, gym_port_high, GYM_PORT_LOW, GYM_PORT_HIGH, --gym-port-low]
+  dashboard:
+    port: 8265
+    sites: [dashboard_port, DASHBOARD_PORT, --dashboard-port]
+"""
+# Port-shaped fragments the mutator inserts (the coverage-guided fuzzer finds its own).
+TOKENS = [
+    b"master_port_range_low: 1500", b"MASTER_PORT_RANGE_HIGH=2999", b"--dashboard-port 9000", b"gym_port_low = '5500'",
+    b"${GYM_PORT_LOW:-5100}", b"$((${DASHBOARD_PORT} + 1))", b"# portlint: ignore[PL301]", b"<!-- portlint: ignore -->",
+    b"&a 1500", b"*a", b"<<: *a", b"---\n", b'"', b"'", b"`", b"\\\n", b"<<EOF\n", b"\nEOF\n", b"\r\n", b"\r", b"\t",
+    b"\xef\xbb\xbf", b"\xe2\x80\xa8", b"\x85", b"| `MASTER_PORT_RANGE_LOW=1500` |\n|---|\n", b"```\n", b"os.environ.get(",
+    b"def f(dashboard_port=8000):\n", b"class C:\n    GYM_PORT_HIGH = 6001\n", b"{", b"}", b"[", b"]", b"(", b")",
+]
+
+
+class Finding(AssertionError):
+    """A broken invariant (an uncaught exception is a finding too)."""
+
+
+# -- targets ----------------------------------------------------------------------------
+def fuzz_extractor(kind: str, data: bytes) -> None:
+    from portlint.source import Source
+
+    try:
+        source = Source(f"fuzz.{SUFFIX[kind]}", data)
+    except UnicodeDecodeError:
+        return  # the engine reports it as PL001 before any extractor runs
+    extraction = importlib.import_module(f"portlint.extract.{kind}").extract(source, NAMES)
+    for site in extraction.sites:
+        if not 0 <= site.start <= site.end <= len(data):
+            raise Finding(f"{kind}: span {site.start}-{site.end} outside the file ({len(data)} bytes): {site}")
+        if not site.derived and data[site.start:site.end] != str(site.value).encode() and site.kind != "comment":
+            raw = data[site.start:site.end].replace(b"_", b"")
+            if not raw.isdigit() or int(raw) != site.value:
+                raise Finding(f"{kind}: span {data[site.start:site.end]!r} does not hold {site.value}: {site}")
+        if (site.line, site.column) != source.position(site.start):
+            raise Finding(f"{kind}: {site.name} at {site.line}:{site.column}, its span at {source.position(site.start)}")
+    for suppression in extraction.suppressions:
+        if not 0 <= suppression.start < suppression.end <= len(data):
+            raise Finding(f"{kind}: suppression span {suppression.start}-{suppression.end} outside the file")
+    if extraction.error and (extraction.error_line < 1 or extraction.error_column < 1):
+        raise Finding(f"{kind}: error at {extraction.error_line}:{extraction.error_column}: {extraction.error}")
+
+
+def fuzz_edits(data: bytes) -> None:
+    from portlint.edits import OverlappingEdits, apply, compatible
+    from portlint.problem import Edit, Fix
+
+    rng = random.Random(data)
+    source = data[: len(data) // 2]
+    edits = []
+    for _ in range(rng.randint(0, 6)):
+        start = rng.randint(0, len(source) + 1)
+        edits.append(Edit(start, start + rng.randint(-1, 4), bytes(rng.randint(48, 57) for _ in range(rng.randint(0, 4)))))
+    try:
+        result = apply(source, edits)
+    except OverlappingEdits:
+        ordered = sorted(edits)
+        bad = any(e.end < e.start or e.end > len(source) for e in edits)
+        bad = bad or any(b.start < a.end for a, b in zip(ordered, ordered[1:]))
+        if not bad:
+            raise Finding(f"apply refused disjoint edits {edits}") from None
+    else:
+        expected, cursor = b"", 0
+        for edit in sorted(edits):
+            expected += source[cursor:edit.start] + edit.text
+            cursor = edit.end
+        if result != expected + source[cursor:]:
+            raise Finding(f"apply spliced {edits} wrongly")
+    fixes = [Fix((e,)) for e in edits if e.start <= e.end]
+    chosen = sorted(e for fix in compatible(fixes) for e in fix.edits)
+    if any(b.start < a.end for a, b in zip(chosen, chosen[1:])):
+        raise Finding(f"compatible kept overlapping fixes: {chosen}")
+
+
+def fuzz_engine(kind: str, data: bytes) -> None:
+    from portlint.edits import apply, compatible
+
+    path = f"fuzz.{SUFFIX[kind]}"
+    state = ENGINE().extract(path, kind, data)
+    outcome = ENGINE().fix({path: state})
+    fixed = outcome.changed.get(path, (data, data))[1]
+    # The engine's output must be the reported edits, spliced in round after round.
+    current = data
+    for _ in range(10):
+        engine = ENGINE()
+        problems = engine.check({path: engine.extract(path, kind, current)})
+        fixes = compatible(p.fix for p in problems if p.path == path and p.fix is not None and p.fix.safe)
+        if not fixes:
+            break
+        candidate = apply(current, (edit for fix in fixes for edit in fix.edits))
+        if engine.extract(path, kind, candidate).extraction.error:
+            break
+        current = candidate
+    else:
+        current = data  # no convergence: the engine leaves the file as it was
+    if fixed != current:
+        raise Finding(f"engine: wrote {fixed!r}, the reported edits give {current!r}")
+    if fixed != data:
+        after = ENGINE().extract(path, kind, fixed)
+        if after.extraction.error:
+            raise Finding(f"engine: the fixed file no longer parses: {after.extraction.error}")
+        again = ENGINE().fix({path: after})
+        if path in again.changed:
+            raise Finding(f"engine: a second fix changed the file again: {again.changed[path]!r}")
+
+
+# -- plumbing -----------------------------------------------------------------------------
+def _engine_factory() -> Callable[[], object]:
+    from portlint.config import find_config, load_config
+    from portlint.engine import Engine, Options
+
+    root = Path(tempfile.mkdtemp(prefix="portlint-fuzz-"))
+    (root / ".portlint.yaml").write_text(LAYOUT)
+    config = load_config(find_config(root), root)
+    return lambda: Engine(config, Options(fix=True, unsafe_fixes=False, write=False))
+
+
+def one_input(target: str, data: bytes) -> None:
+    if target == "all":
+        if not data:
+            return
+        target, data = (*KINDS, "edits", *(f"engine-{k}" for k in KINDS))[data[0] % 9], data[1:]
+    if target in KINDS:
+        fuzz_extractor(target, data)
+    elif target == "edits":
+        fuzz_edits(data)
+    elif target.startswith("engine"):
+        kind = target.partition("-")[2] or KINDS[data[0] % 4 if data else 0]
+        fuzz_engine(kind, data)
+    else:
+        raise SystemExit(f"unknown target {target}")
+
+
+def seeds() -> list[bytes]:
+    found = []
+    for path in sorted((ROOT / "fixtures").rglob("*")):
+        if path.is_file() and not path.is_symlink() and path.suffix in (".yaml", ".yml", ".sh", ".sub", ".sbatch", ".py", ".md"):
+            data = path.read_bytes()
+            if len(data) < 64 * 1024:
+                found.append(data)
+    return found or [b""]
+
+
+def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 6)):
+        choice = rng.randint(0, 5)
+        at = rng.randint(0, len(data))
+        if choice == 0 and data:
+            data[min(at, len(data) - 1)] = rng.randint(0, 255)
+        elif choice == 1:
+            data[at:at] = rng.choice(TOKENS)
+        elif choice == 2 and data:
+            del data[at:at + rng.randint(1, 16)]
+        elif choice == 3:
+            other = rng.choice(pool)
+            start = rng.randint(0, len(other))
+            data[at:at] = other[start:start + rng.randint(1, 200)]
+        elif choice == 4 and data:
+            end = min(len(data), at + rng.randint(1, 64))
+            data[at:at] = data[at:end] * rng.randint(1, 8)
+        else:
+            data[at:at] = str(rng.choice([0, 1, 80, 1023, 1400, 1999, 8265, 9000, 65535, 65536, 10**12])).encode()
+    return bytes(data[: 256 * 1024])
+
+
+def save(data: bytes, target: str, error: BaseException) -> Path:
+    FINDINGS.mkdir(exist_ok=True)
+    digest = hashlib.sha1(data).hexdigest()[:12]
+    path = FINDINGS / f"{target}-{digest}.bin"
+    path.write_bytes(data)
+    (FINDINGS / f"{target}-{digest}.txt").write_text(f"{type(error).__name__}: {error}\n")
+    return path
+
+
+def run_builtin(target: str, seconds: float, seed: int) -> int:
+    rng = random.Random(seed)
+    pool = seeds()
+    corpus = list(pool)
+    targets = (*KINDS, "edits", *(f"engine-{k}" for k in KINDS)) if target == "all" else (target,)
+    executions, deadline = 0, time.monotonic() + seconds
+    per_target = dict.fromkeys(targets, 0)
+    while time.monotonic() < deadline:
+        chosen = rng.choice(targets)
+        data = mutate(rng, rng.choice(corpus), pool)
+        try:
+            one_input(chosen, data)
+        except Exception as error:  # noqa: BLE001 - every exception is a finding
+            print(f"FINDING in {chosen} after {executions} inputs: {type(error).__name__}: {error}")
+            print(f"input saved to {save(data, chosen, error)}")
+            return 1
+        executions += 1
+        per_target[chosen] += 1
+        if rng.random() < 0.05 and len(corpus) < 5000:
+            corpus.append(data)  # keep some mutants to mutate further
+    print(f"built-in mutator: {executions} inputs in {seconds:.0f} s, no finding; per target: {per_target}")
+    return 0
+
+
+def run_atheris(target: str, libfuzzer_args: list[str]) -> None:
+    import atheris
+
+    def test_one_input(data: bytes) -> None:
+        try:
+            one_input(target, data)
+        except Exception as error:
+            save(data, target, error)
+            raise
+
+    atheris.Setup([sys.argv[0], *libfuzzer_args], test_one_input)
+    atheris.Fuzz()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--target", default="all", help="yaml, shell, python, markdown, edits, engine[-KIND], all")
+    parser.add_argument("--seconds", type=float, default=60.0, help="time budget")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the built-in mutator")
+    parser.add_argument("--builtin", action="store_true", help="use the built-in mutator even when atheris is installed")
+    parser.add_argument("libfuzzer_args", nargs="*", help="after --: arguments and corpus directories for libFuzzer")
+    args = parser.parse_args()
+    global NAMES, ENGINE  # built once: the fuzz loop runs them thousands of times a second
+    try:
+        import atheris
+    except ImportError:
+        atheris = None
+    if atheris is None or args.builtin:
+        ENGINE = _engine_factory()
+        NAMES = ENGINE().names
+        return run_builtin(args.target, args.seconds, args.seed)
+    with atheris.instrument_imports(include=["portlint"]):
+        import portlint.edits  # noqa: F401
+        import portlint.engine  # noqa: F401
+        for kind in KINDS:
+            importlib.import_module(f"portlint.extract.{kind}")
+    ENGINE = _engine_factory()
+    NAMES = ENGINE().names
+    corpus = [a for a in args.libfuzzer_args if not a.startswith("-")]
+    if not corpus:  # start from the fixtures
+        seed_dir = Path(tempfile.mkdtemp(prefix="portlint-fuzz-corpus-"))
+        for index, data in enumerate(seeds()):
+            prefix = b"" if args.target != "all" else bytes([index % 9])
+            (seed_dir / f"seed-{index:05}").write_bytes(prefix + data)
+        args.libfuzzer_args.append(str(seed_dir))
+    if not any(a.startswith("-max_total_time") for a in args.libfuzzer_args):
+        args.libfuzzer_args.insert(0, f"-max_total_time={int(args.seconds)}")
+    with contextlib.suppress(SystemExit):
+        run_atheris(args.target, args.libfuzzer_args)
+    return 0
+
+
+NAMES = ENGINE = None
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
