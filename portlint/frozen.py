@@ -117,17 +117,19 @@ def _own(path: str, data: bytes) -> Flat:
     from portlint.extract.yaml import compose
 
     source = Source(path, data)
+    bom = 1 if source.text.startswith("\ufeff") else 0  # composed without it, as the extractor does
     try:
-        roots = compose(source.text)
+        roots = compose(source.text[bom:])
     except YAMLError as error:
         raise ValueError(f"{path}: invalid YAML: {getattr(error, 'problem', None) or error}") from None
-    return flat(source, roots)
+    return flat(source, roots, bom)
 
 
-def flat(source: Source, roots: list[Any]) -> Flat:
-    """A file's own tree from its composed documents (the first document is the config)."""
+def flat(source: Source, roots: list[Any], bom: int = 0) -> Flat:
+    """A file's own tree from its composed documents (the first document is the config);
+    `bom`: 1 when they were composed from the text without its leading BOM."""
     root = roots[0] if roots else None
-    return _flatten(source, root), _parents(source.path, root)
+    return _flatten(source, root, bom), _parents(source.path, root)
 
 
 def _parents(path: str, root: Any) -> list[str]:
@@ -163,7 +165,7 @@ def _under_any(key: str, replaced: list[str]) -> bool:
     return any(key == r or key.startswith(r + ".") or key.startswith(r + "[") for r in replaced)
 
 
-def _flatten(source: Source, root: Any) -> Tree:
+def _flatten(source: Source, root: Any, bom: int = 0) -> Tree:
     scalars: dict[str, Scalar] = {}
     collections: dict[str, tuple[int, int]] = {}
     sequences = set()
@@ -171,7 +173,7 @@ def _flatten(source: Source, root: Any) -> Tree:
         if key == DEFAULTS_KEY or key.startswith((DEFAULTS_KEY + "[", DEFAULTS_KEY + ".")):
             continue  # the parents themselves, not configuration
         if node.id == "scalar":
-            scalars[key] = _scalar(source, node)
+            scalars[key] = _scalar(source, node, bom)
         else:
             collections[key] = (node.start_mark.line + 1, node.start_mark.column + 1)
             if node.id == "sequence":
@@ -214,11 +216,14 @@ def _merged_items(node: Any) -> list[tuple[str, Any]]:
     return list({**merged, **own}.items())
 
 
-def _scalar(source: Source, node: Any) -> Scalar:
-    mark = node.start_mark
+def _scalar(source: Source, node: Any, bom: int = 0) -> Scalar:
+    """A scalar's span by its marks' character indices (YAML also breaks lines at a lone CR,
+    which Source's lines do not count), after its anchor or tag, inside its quotes."""
+    from portlint.extract.yaml import scalar_index
+
     quote = node.style if node.style in ("'", '"') else ""
-    start = source.char_offset(mark.line, mark.column + bool(quote))
-    end = source.byte_offset(node.end_mark.index - bool(quote)) if quote else start + len(node.value.encode())
+    start = source.byte_offset(scalar_index(source.text[bom:], node) + bom + bool(quote))
+    end = source.byte_offset(node.end_mark.index + bom - bool(quote))
     line, column = source.position(start)
     return Scalar(source.path, line, column, start, end, node.value, quote)
 

@@ -1,6 +1,7 @@
 """Byte offsets <-> 1-based line and character column, for one file."""
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 
@@ -16,6 +17,7 @@ class Source:
         self.data = data
         self.text = data.decode("utf-8")
         self.ascii = len(self.text) == len(data)
+        self._char_starts: list[int] | None = None  # character index of each line start, when needed
         self.line_starts = [0]
         find = data.find
         pos = find(b"\n")
@@ -36,10 +38,14 @@ class Source:
         return line, len(self.data[start:offset].decode("utf-8", "replace")) + 1
 
     def byte_offset(self, char_index: int) -> int:
-        """Byte offset of a character index into `text`."""
+        """Byte offset of a character index into `text` (encodes one line, not the file)."""
         if self.ascii:
             return char_index
-        return len(self.text[:char_index].encode("utf-8"))
+        if self._char_starts is None:
+            self._char_starts = [0, *(match.end() for match in re.finditer("\n", self.text))]
+        line = bisect_right(self._char_starts, char_index) - 1
+        start = self._char_starts[line]
+        return self.line_starts[line] + len(self.text[start:char_index].encode("utf-8"))
 
     def char_offset(self, line0: int, char_column0: int) -> int:
         """Byte offset of a 0-based line and 0-based character column."""

@@ -51,6 +51,8 @@ ODD_BUT_VALID = {
     "yaml-mixed-line-endings.yaml": [(2, 35, "PL301"), (4, 27, "PL301")],
     "yaml-unicode-line-separators.yaml": [(4, 26, "PL301")],
     "yaml-no-final-newline.yaml": [(2, 26, "PL301")],
+    "yaml-anchors-and-tags.yaml": [(2, 31, "PL301"), (3, 33, "PL301"), (5, 40, "PL301"), (7, 5, "PL301")],
+    "yaml-alias-in-two-roles.yaml": [(2, 30, "PL301")],  # one literal, one site: its first name
     "yaml-only-comments.yaml": [(1, 26, "PL501")],
     "empty.yaml": [],
     "empty.py": [],
@@ -177,6 +179,50 @@ def test_the_whole_corpus_at_once_in_a_subprocess_prints_no_traceback(tmp_path: 
     assert {p["path"] for p in problems if p["code"] == "PL001"} == set(BROKEN)
     found = {(p["path"], p["line"], p["column"], p["code"]) for p in problems}
     assert found >= {GOOD_PROBLEM} | {(name, *where) for name, planted in ODD_BUT_VALID.items() for where in planted}
+
+
+# -- frozen copies of odd files ----------------------------------------------------
+FROZEN = """\
+frozen:
+  - copies: reference/*.yaml
+    source: "{name}"
+"""
+# (source, drifted copy, the copy once fixed): line breaks YAML counts but Source does not,
+# a BOM before the first key, and a value behind an anchor that an alias refers to.
+FROZEN_CASES = {
+    "lone-cr": (
+        b"a: 1\rcluster:\r  master_port_range_low: 1400\n",
+        b"a: 1\rcluster:\r  master_port_range_low: 1500\n",
+        b"a: 1\rcluster:\r  master_port_range_low: 1400\n",
+    ),
+    "bom": (
+        b"\xef\xbb\xbfmaster_port_range_low: 1400\n",
+        b"\xef\xbb\xbfmaster_port_range_low: 1500\n",
+        b"\xef\xbb\xbfmaster_port_range_low: 1400\n",
+    ),
+    "anchor": (
+        b"x:\n  master_port_range_high: &h 1999\n",
+        b"x:\n  master_port_range_high: &h 1500\ny: *h\n",
+        b"x:\n  master_port_range_high: &h 1999\ny: *h\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FROZEN_CASES))
+def test_a_frozen_copy_of_an_odd_file_is_fixed_in_place(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, copy, fixed = FROZEN_CASES[case]
+    repo = make_repo(tmp_path)
+    (repo / ".portlint.yaml").write_text((BAD_INPUT / "layout.yaml").read_text() + FROZEN)
+    (repo / "reference").mkdir()
+    (repo / "odd.yaml").write_bytes(source)
+    (repo / "reference" / "odd.yaml").write_bytes(copy)
+    result = run(repo, capsys, monkeypatch)
+    assert {p["code"] for p in result.problems if p["path"] == "reference/odd.yaml"} == {"PL301", "PL401"}
+    run(repo, capsys, monkeypatch, "--fix")
+    assert (repo / "reference" / "odd.yaml").read_bytes() == fixed
+    assert (repo / "odd.yaml").read_bytes() == source
 
 
 # -- inputs generated here (too big, or not committable) -------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -199,13 +200,59 @@ def python_modules(draw: st.DrawFn) -> bytes:
     return draw(file_bytes(lines))
 
 
+# -- Markdown docs and frozen copies ------------------------------------------------------
+@st.composite
+def markdown_docs(draw: st.DrawFn) -> bytes:
+    lines = [f"# Ports {draw(TEXT)}", ""]
+    for _ in range(draw(st.integers(1, 8))):
+        name = draw(st.sampled_from(BOUND_NAMES + ["WORKER_PORT"]))
+        value = draw(PORTS)
+        shape = draw(st.integers(0, 5))
+        if shape == 0:
+            lines += ["| name | value |", "|---|---|", f"| `{name}={value}` | {draw(TEXT)} |", ""]
+        elif shape == 1:
+            lines.append(f"Set `{name}={value}` before {draw(TEXT)}.")
+        elif shape == 2:
+            lines += ["```bash", f"{name}={value}", "```"]  # fenced: an example, not a doc site
+        elif shape == 3:
+            lines.append(f"`{name}={value}` <!-- portlint: ignore[PL501] -->")
+        elif shape == 4:
+            lines.append(f"> {draw(TEXT)} `{name}={value}`")
+        else:
+            lines.append(draw(TEXT))
+    return draw(file_bytes(lines))
+
+
+@st.composite
+def drifted_copy(draw: st.DrawFn, source: bytes) -> bytes:
+    """A frozen copy: the source with some of its numbers replaced, maybe other line endings."""
+    numbers = list(re.finditer(rb"(?<![\w.])\d{2,5}(?![\w.])", source))
+    chosen = draw(st.sets(st.integers(0, max(len(numbers) - 1, 0)), max_size=4)) if numbers else set()
+    pieces, cursor = [], 0
+    for index, match in enumerate(numbers):
+        if index in chosen:
+            pieces += [source[cursor:match.start()], str(draw(PORTS)).encode()]
+            cursor = match.end()
+    copy = b"".join(pieces) + source[cursor:]
+    return copy.replace(b"\r\n", b"\n") if draw(st.booleans()) else copy
+
+
 # -- the properties ----------------------------------------------------------------------
+FROZEN = b"""frozen:
+  - copies: reference/*.yaml
+    source: "{name}"
+"""
+
+
 @contextmanager
-def repository(name: str, data: bytes):  # noqa: ANN201 - a context manager of a Path
+def repository(files: dict[str, bytes]):  # noqa: ANN201 - a context manager of a Path
     root = Path(tempfile.mkdtemp(prefix="portlint-property-"))
     try:
-        (root / ".portlint.yaml").write_bytes(LAYOUT)
-        (root / name).write_bytes(data)
+        layout = LAYOUT + (FROZEN if any(name.startswith("reference/") for name in files) else b"")
+        (root / ".portlint.yaml").write_bytes(layout)
+        for name, data in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_bytes(data)
         yield root
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -236,46 +283,53 @@ def fixes_of(found: list[dict], name: str, unsafe: bool) -> list[Fix]:
     ]
 
 
-def expected_fix(name: str, data: bytes, unsafe: bool, capsys: pytest.CaptureFixture[str]) -> tuple[bytes, int]:
+def expected_fix(
+    files: dict[str, bytes], unsafe: bool, capsys: pytest.CaptureFixture[str]
+) -> tuple[dict[str, bytes], int]:
     """What `--fix` must write: the reported edits spliced in, round after round, until none is
-    left (a fix can make a suppression unused); a round whose result does not parse is dropped."""
+    left (a fix can make a suppression unused, a copy follows its fixed source); a file whose
+    result would not parse keeps its last good bytes and takes no more fixes."""
     flags = ["--unsafe-fixes"] if unsafe else []
-    current, rounds = data, 0
-    with repository(name, data) as scratch:
+    current, refused, rounds = dict(files), set(), 0
+    with repository(files) as scratch:
         for rounds in range(1, 11):
-            fixes = fixes_of(problems(scratch, capsys, *flags), name, unsafe)
-            if not fixes:
+            found = problems(scratch, capsys, *flags)
+            todo = {name: fixes for name in files if name not in refused and (fixes := fixes_of(found, name, unsafe))}
+            if not todo:
                 return current, rounds - 1
-            candidate = apply(current, (edit for fix in compatible(fixes) for edit in fix.edits))
-            (scratch / name).write_bytes(candidate)
-            if any(p["code"] == "PL001" and p["path"] == name for p in problems(scratch, capsys, *flags)):
-                return current, rounds - 1
-            current = candidate
-    return data, rounds  # did not converge: left as it was
+            for name, fixes in todo.items():
+                candidate = apply(current[name], (edit for fix in compatible(fixes) for edit in fix.edits))
+                (scratch / name).write_bytes(candidate)
+                if any(p["code"] == "PL001" and p["path"] == name for p in problems(scratch, capsys, *flags)):
+                    (scratch / name).write_bytes(current[name])
+                    refused.add(name)
+                else:
+                    current[name] = candidate
+    return {name: files[name] if name in todo else data for name, data in current.items()}, rounds
 
 
-def check_fix_properties(name: str, data: bytes, unsafe: bool, capsys: pytest.CaptureFixture[str]) -> None:
+def check_fix_properties(files: dict[str, bytes], unsafe: bool, capsys: pytest.CaptureFixture[str]) -> None:
     flags = ["--unsafe-fixes"] if unsafe else []
-    with repository(name, data) as root:
-        broken = any(p["code"] == "PL001" for p in problems(root, capsys, *flags))
-        expected, rounds = expected_fix(name, data, unsafe, capsys)
+    with repository(files) as root:
+        broken = {p["path"] for p in problems(root, capsys, *flags) if p["code"] == "PL001"}
+        expected, rounds = expected_fix(files, unsafe, capsys)
         event("does not parse" if broken else f"fixed in {rounds} round{'s' if rounds != 1 else ''}")
         after_fix = problems(root, capsys, "--fix", *flags)
-        fixed = (root / name).read_bytes()
+        fixed = {name: (root / name).read_bytes() for name in files}
         assert fixed == expected, "--fix wrote something else than the reported edits"
+        assert {p["path"] for p in after_fix if p["code"] == "PL001"} <= broken, "a fixed file no longer parses"
         if broken:
             return
-        assert not [p for p in after_fix if p["code"] == "PL001"], "the fixed file no longer parses"
         assert not [p for p in after_fix if applicable(p, unsafe)], "a fixable problem survived --fix"
         problems(root, capsys, "--fix", *flags)
-        assert (root / name).read_bytes() == fixed, "a second --fix changed something"
+        assert {name: (root / name).read_bytes() for name in files} == fixed, "a second --fix changed something"
 
 
 def _property(name: str, strategy: st.SearchStrategy[bytes]) -> Callable[..., None]:
     @PROFILE
     @given(data=strategy, unsafe=st.booleans())
     def test(data: bytes, unsafe: bool, capsys: pytest.CaptureFixture[str]) -> None:
-        check_fix_properties(name, data, unsafe, capsys)
+        check_fix_properties({name: data}, unsafe, capsys)
 
     return test
 
@@ -283,6 +337,18 @@ def _property(name: str, strategy: st.SearchStrategy[bytes]) -> Callable[..., No
 test_generated_yaml_documents_fix_safely = _property("config.yaml", yaml_documents())
 test_generated_shell_scripts_fix_safely = _property("launch.sbatch", shell_scripts())
 test_generated_python_modules_fix_safely = _property("ports.py", python_modules())
+test_generated_markdown_docs_fix_safely = _property("docs/ports.md", markdown_docs())
+
+
+@PROFILE
+@given(data=st.data(), unsafe=st.booleans())
+def test_a_generated_frozen_copy_follows_its_source_safely(
+    data: st.DataObject, unsafe: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = data.draw(yaml_documents(), label="source")
+    copy = data.draw(drifted_copy(source), label="copy")
+    docs = data.draw(markdown_docs(), label="docs")
+    check_fix_properties({"config.yaml": source, "reference/config.yaml": copy, "docs/ports.md": docs}, unsafe, capsys)
 
 
 @PROFILE
@@ -290,6 +356,6 @@ test_generated_python_modules_fix_safely = _property("ports.py", python_modules(
 @example(data=b"master_port_range_low: &a 1500\nb: *a\n", kind="x.yaml")
 def test_arbitrary_bytes_never_crash_a_check_or_a_fix(data: bytes, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
     payload = b"master_port_range_low: 1500\n" + data if kind == "x.yaml" else b"MASTER_PORT_RANGE_LOW=1500\n" + data
-    with repository(kind, payload) as root:
+    with repository({kind: payload}) as root:
         problems(root, capsys)
         problems(root, capsys, "--fix", "--unsafe-fixes")

@@ -70,18 +70,44 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
             scalars.append((path, node))
         elif node.id == "mapping" and (repeated := _repeated_key(node)) is not None:
             return repeated, None
-    literals = [(path, node) for path, node in scalars if path and _is_port_literal(node) and names.wants(path)]
-    offsets = _byte_offsets(source, [_digits_index(node) + bom for _, node in literals])
-    sites = [site for path, node in literals if (site := _site(source, offsets[_digits_index(node) + bom], path, node))]
+    # An anchored literal is one site, under the first name that wants it: its aliases
+    # refer to it, and two roles (`low: &p 1024`, `high: *p`) cannot both be fixed in it.
+    literals, seen = [], set()
+    for path, node in scalars:
+        if path and id(node) not in seen and _is_port_literal(node) and names.wants(path):
+            seen.add(id(node))
+            literals.append((path, node))
+    body = source.text[bom:]
+    offsets = _byte_offsets(source, [_digits_index(body, node) + bom for _, node in literals])
+    sites = [
+        site for path, node in literals
+        if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node))
+    ]
     scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for _, n in scalars]
     suppressions, doc_sites = _comments(source, scalar_spans, names) if "#" in source.text else ((), [])
     commands = yaml_commands.find(source, roots, names)
     return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom else roots)
 
 
-def _digits_index(node: Any) -> int:
-    """Character index of a scalar's first digit: a quoted scalar's mark is at its quote."""
-    return node.start_mark.index + (node.style in ("'", '"'))
+def _digits_index(text: str, node: Any) -> int:
+    """Character index (in the composed text) of a scalar's first digit."""
+    return scalar_index(text, node) + (node.style in ("'", '"'))
+
+
+def scalar_index(text: str, node: Any) -> int:
+    """Character index in `text` (what was composed) where a scalar's own text starts.
+
+    The start mark includes the node's properties (`&anchor`, `!!tag`), which
+    precede the scalar and are separated from it by spaces or line breaks; a
+    quoted scalar's text starts at its opening quote.
+    """
+    start, end = node.start_mark.index, node.end_mark.index
+    while start < end and text[start] in "&!":
+        while start < end and not text[start].isspace():
+            start += 1
+        while start < end and text[start].isspace():
+            start += 1
+    return start
 
 
 def _byte_offsets(source: Source, indices: list[int]) -> dict[int, int]:
