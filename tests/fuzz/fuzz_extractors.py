@@ -6,8 +6,9 @@
 
 Targets: `yaml`, `shell`, `python`, `markdown` (one extractor's `extract(Source,
 NameFilter)`), `edits` (`portlint.edits.apply` / `compatible` on random edits),
-`engine` (the engine's fix loop on one file of a random kind, in memory), and `all`
-(the input's first byte picks one). Without atheris a built-in mutation fuzzer
+`engine` (the engine's fix loop on one file of a random kind, in memory), `frozen`
+(the fix loop on a YAML source and its frozen copy: the input's two halves), and
+`all` (the input's first byte picks one). Without atheris a built-in mutation fuzzer
 (seeds from fixtures/, byte flips, splices and port-shaped insertions) runs for
 the time budget instead. Any exception, or a broken invariant, is a finding: the
 input is saved under tests/fuzz/findings/ (git-ignored) and the run stops.
@@ -17,8 +18,9 @@ Invariants checked on every input:
 * every site's span lies inside the file, holds the digits of its value (unless
   computed), and its line/column are the span's position; suppressions' spans too;
 * `apply` splices exactly (or refuses overlaps), `compatible` never overlaps;
-* the fix loop never raises, its output re-extracts without error, only bytes
-  inside reported edits change, and fixing the output again changes nothing.
+* the fix loop never raises, a value fix (PL301, PL401) rewrites nothing but the
+  digits of a literal, the output is exactly the reported edits spliced in round
+  by round, it re-extracts without error, and fixing it again changes nothing.
 """
 from __future__ import annotations
 
@@ -40,6 +42,9 @@ KINDS = ("yaml", "shell", "python", "markdown")
 SUFFIX = {"yaml": "yaml", "shell": "sh", "python": "py", "markdown": "md"}
 LAYOUT = """\
 ephemeral_floor: 9000
+frozen:
+  - copies: reference/*.yaml
+    source: "{name}"
 bands:
   master:
     range: 1400-1999
@@ -122,35 +127,65 @@ def fuzz_edits(data: bytes) -> None:
 
 
 def fuzz_engine(kind: str, data: bytes) -> None:
+    path = f"fuzz.{SUFFIX[kind]}"
+    _fix_loop({path: (kind, data)})
+
+
+def fuzz_frozen(data: bytes) -> None:
+    half = len(data) // 2
+    _fix_loop({"config.yaml": ("yaml", data[:half]), "reference/config.yaml": ("yaml", data[half:])})
+
+
+def _engine(files: dict[str, tuple[str, bytes]]):  # noqa: ANN202 - an Engine whose repository is `files`
+    engine = ENGINE()
+    engine.listed = {path: kind for path, (kind, _) in files.items()}
+    engine.pairs = engine.frozen_pairs()
+    return engine
+
+
+def _fix_loop(files: dict[str, tuple[str, bytes]]) -> None:
+    """The engine's fix of in-memory files must be the reported edits, spliced in round by round."""
     from portlint.edits import apply, compatible
 
-    path = f"fuzz.{SUFFIX[kind]}"
-    state = ENGINE().extract(path, kind, data)
-    outcome = ENGINE().fix({path: state})
-    fixed = outcome.changed.get(path, (data, data))[1]
-    # The engine's output must be the reported edits, spliced in round after round.
-    current = data
+    engine = _engine(files)
+    outcome = engine.fix({path: engine.extract(path, kind, data) for path, (kind, data) in files.items()})
+    current = {path: data for path, (_, data) in files.items()}
+    refused: set[str] = set()
     for _ in range(10):
-        engine = ENGINE()
-        problems = engine.check({path: engine.extract(path, kind, current)})
-        fixes = compatible(p.fix for p in problems if p.path == path and p.fix is not None and p.fix.safe)
-        if not fixes:
+        engine = _engine(files)
+        problems = engine.check({path: engine.extract(path, files[path][0], data) for path, data in current.items()})
+        for problem in problems:  # a value fix rewrites the digits of one literal, nothing around them
+            if problem.code in ("PL301", "PL401") and problem.fix is not None:
+                for edit in problem.fix.edits:
+                    replaced = current[problem.path][edit.start:edit.end].replace(b"_", b"")
+                    if not (replaced.isdigit() and edit.text.isdigit()):
+                        raise Finding(f"{problem.code} at {problem.path}:{problem.line} rewrites {replaced!r} as {edit.text!r}")
+        todo = {
+            path: fixes for path in current if path not in refused
+            and (fixes := compatible(p.fix for p in problems if p.path == path and p.fix is not None and p.fix.safe))
+        }
+        if not todo:
             break
-        candidate = apply(current, (edit for fix in fixes for edit in fix.edits))
-        if engine.extract(path, kind, candidate).extraction.error:
-            break
-        current = candidate
+        for path, fixes in todo.items():
+            candidate = apply(current[path], (edit for fix in fixes for edit in fix.edits))
+            if engine.extract(path, files[path][0], candidate).extraction.error:
+                refused.add(path)
+            else:
+                current[path] = candidate
     else:
-        current = data  # no convergence: the engine leaves the file as it was
-    if fixed != current:
-        raise Finding(f"engine: wrote {fixed!r}, the reported edits give {current!r}")
-    if fixed != data:
-        after = ENGINE().extract(path, kind, fixed)
-        if after.extraction.error:
-            raise Finding(f"engine: the fixed file no longer parses: {after.extraction.error}")
-        again = ENGINE().fix({path: after})
-        if path in again.changed:
-            raise Finding(f"engine: a second fix changed the file again: {again.changed[path]!r}")
+        current.update({path: files[path][1] for path in todo})  # no convergence: left as they were
+    for path, (kind, data) in files.items():
+        fixed = outcome.changed.get(path, (data, data))[1]
+        if fixed != current[path]:
+            raise Finding(f"engine: wrote {fixed!r} to {path}, the reported edits give {current[path]!r}")
+        if fixed != data and _engine(files).extract(path, kind, fixed).extraction.error:
+            raise Finding(f"engine: {path} no longer parses once fixed")
+    if outcome.changed:
+        after = {path: (kind, outcome.changed.get(path, (data, data))[1]) for path, (kind, data) in files.items()}
+        engine = _engine(after)
+        again = engine.fix({path: engine.extract(path, kind, data) for path, (kind, data) in after.items()})
+        if again.changed:
+            raise Finding(f"engine: a second fix changed {sorted(again.changed)} again")
 
 
 # -- plumbing -----------------------------------------------------------------------------
@@ -168,11 +203,13 @@ def one_input(target: str, data: bytes) -> None:
     if target == "all":
         if not data:
             return
-        target, data = (*KINDS, "edits", *(f"engine-{k}" for k in KINDS))[data[0] % 9], data[1:]
+        target, data = TARGETS[data[0] % len(TARGETS)], data[1:]
     if target in KINDS:
         fuzz_extractor(target, data)
     elif target == "edits":
         fuzz_edits(data)
+    elif target == "frozen":
+        fuzz_frozen(data)
     elif target.startswith("engine"):
         kind = target.partition("-")[2] or KINDS[data[0] % 4 if data else 0]
         fuzz_engine(kind, data)
@@ -226,7 +263,7 @@ def run_builtin(target: str, seconds: float, seed: int) -> int:
     rng = random.Random(seed)
     pool = seeds()
     corpus = list(pool)
-    targets = (*KINDS, "edits", *(f"engine-{k}" for k in KINDS)) if target == "all" else (target,)
+    targets = TARGETS if target == "all" else (target,)
     executions, deadline = 0, time.monotonic() + seconds
     per_target = dict.fromkeys(targets, 0)
     while time.monotonic() < deadline:
@@ -288,7 +325,7 @@ def main() -> int:
     if not corpus:  # start from the fixtures
         seed_dir = Path(tempfile.mkdtemp(prefix="portlint-fuzz-corpus-"))
         for index, data in enumerate(seeds()):
-            prefix = b"" if args.target != "all" else bytes([index % 9])
+            prefix = b"" if args.target != "all" else bytes([index % len(TARGETS)])
             (seed_dir / f"seed-{index:05}").write_bytes(prefix + data)
         args.libfuzzer_args.append(str(seed_dir))
     if not any(a.startswith("-max_total_time") for a in args.libfuzzer_args):
@@ -299,6 +336,7 @@ def main() -> int:
 
 
 NAMES = ENGINE = None
+TARGETS = (*KINDS, "edits", *(f"engine-{k}" for k in KINDS), "frozen")
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
