@@ -181,6 +181,25 @@ def test_the_whole_corpus_at_once_in_a_subprocess_prints_no_traceback(tmp_path: 
     assert found >= {GOOD_PROBLEM} | {(name, *where) for name, planted in ODD_BUT_VALID.items() for where in planted}
 
 
+def test_the_corpus_under_a_layout_using_every_feature_with_frozen_copies_of_each_yaml(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    shutil.copy(BAD_INPUT / "layout-rich.yaml", repo / ".portlint.yaml")
+    (repo / "reference").mkdir()
+    for path in FILES.iterdir():
+        shutil.copy(path, repo / path.name)
+        if path.suffix == ".yaml":
+            shutil.copy(path, repo / "reference" / path.name)
+    done = run_subprocess(repo, "--output-format", "json")
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    broken = {p["path"] for p in json.loads(done.stdout) if p["code"] == "PL001"}
+    assert broken >= set(BROKEN) | {f"reference/{name}" for name in BROKEN if name.endswith(".yaml")}
+    done = run_subprocess(repo, "--fix", "--unsafe-fixes")
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    before = snapshot(repo)
+    run_subprocess(repo, "--fix", "--unsafe-fixes")
+    assert snapshot(repo) == before, "a second --fix changed something"
+
+
 # -- frozen copies of odd files ----------------------------------------------------
 FROZEN = """\
 frozen:
