@@ -270,6 +270,7 @@ class Engine:
         original = {path: state.data for path, state in files.items()}
         outcome = Outcome([], self.notes)
         refused: set[str] = set()
+        fixed_in: dict[str, int] = defaultdict(int)
         for _ in range(MAX_FIX_ROUNDS):
             by_path = defaultdict(list)
             for problem in self.check(files):
@@ -282,11 +283,14 @@ class Engine:
                 if self._fix_file(files, path, chosen, refused):
                     applied = {id(fix) for fix in chosen}
                     outcome.fixed += len(chosen)
+                    fixed_in[path] += len(chosen)
                     outcome.fixed_problems += [p for p in problems if id(p.fix) in applied]
         else:
             for path in by_path:
                 self.notes.append(f"{path}: fixes did not converge after {MAX_FIX_ROUNDS} rounds; file left as it was")
                 files[path] = self.extract(path, files[path].kind, original[path])
+                outcome.fixed -= fixed_in[path]  # none of them is written
+                outcome.fixed_problems = [p for p in outcome.fixed_problems if p.path != path]
         outcome.problems = self.check(files)
         outcome.changed = {p: (original[p], f.data) for p, f in files.items() if f.data != original[p]}
         if self.options.write:

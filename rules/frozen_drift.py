@@ -31,6 +31,9 @@ def check(layout: Layout) -> Iterator[Problem]:
     for pair in layout.frozen:
         if pair.copy is None or pair.source is None:
             continue
+        owners: dict[tuple[str, int], str] = {}  # an aliased literal is fixed for its first key only
+        for key, scalar in pair.copy.scalars.items():
+            owners.setdefault((scalar.path, scalar.start), key)
         for key in sorted(pair.compared):
             mine, theirs = pair.copy.scalars.get(key), pair.source.scalars.get(key)
             if mine is None or theirs is None or _same(mine, theirs) or mine.path != pair.pair.copy:
@@ -38,7 +41,8 @@ def check(layout: Layout) -> Iterator[Problem]:
             message = f"{key}={mine.value} differs from {theirs.path}:{theirs.line} ({key}={theirs.value})"
             # A source that itself drifted from the layout is PL301's to fix first; the
             # copy then follows the layout, not the stale value.
-            fix = None if (theirs.path, theirs.start) in drifted else _fix(mine, theirs.value)
+            stale = (theirs.path, theirs.start) in drifted
+            fix = None if stale or owners[(mine.path, mine.start)] != key else _fix(mine, theirs.value)
             yield Problem(mine.path, mine.line, mine.column, CODE, message, fix, mine.line, mine.column + len(mine.value))
 
 

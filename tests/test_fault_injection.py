@@ -289,3 +289,37 @@ def test_a_leftover_of_a_live_process_or_another_file_is_never_removed(tmp_path:
         path.write_bytes(b"")
     writer.write_atomic(target, b"port: 2\n")
     assert sorted(os.listdir(tmp_path)) == sorted(p.name for p in (target, live, other, unrelated))
+
+
+# -- fixes that never settle --------------------------------------------------------
+class _FlipFlop:
+    """A rule whose fix flips a literal between two values forever (a stand-in for two
+    rules that disagree): the engine must give up, write nothing and claim no fix."""
+
+    CODE, NAME, NEEDS_LAYOUT = "PL301", "layout-drift", False
+
+    @staticmethod
+    def check(layout):  # noqa: ANN001, ANN205
+        from portlint.problem import Edit, Fix, Problem
+
+        for site in layout.sites:
+            if site.path == "a.yaml":
+                other = b"1600" if site.value == 1500 else b"1500"
+                yield Problem(site.path, site.line, site.column, "PL301", "flip", Fix((Edit(site.start, site.end, other),)))
+
+
+def test_fixes_that_do_not_converge_leave_the_file_as_it_was_and_count_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import portlint.engine
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".portlint.yaml").write_bytes(LAYOUT)  # PL301's code: enabled under a layout
+    (root / "a.yaml").write_bytes(b"master_port: 1500\n")
+    monkeypatch.setattr(portlint.engine, "CHECKS", (_FlipFlop,))
+    code, output = fix(root, monkeypatch, capsys)
+    assert (root / "a.yaml").read_bytes() == b"master_port: 1500\n"
+    assert "a.yaml: fixes did not converge" in output
+    assert "Fixed" not in output, output
+    assert code == 1 and leftovers(root) == []
