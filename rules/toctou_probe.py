@@ -40,7 +40,4 @@ NEEDS_LAYOUT = False
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    for code_file in layout.code_files:
-        for found in sockets.of_code(code_file.data, CODE):
-            yield Problem(code_file.path, found.line, found.column, CODE, found.message, None,
-                          found.end_line, found.end_column)
+    return sockets.problems(layout, CODE)

@@ -25,6 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from portlint.model import Layout
+from portlint.problem import Problem
+
 # Only a file that can bind is worth a concrete tree: `.bind(`, or a server constructor.
 _BINDS = re.compile(rb"\.bind\s*\(|create_server|start_server|make_server|Server\s*\(")
 
@@ -41,6 +44,14 @@ class Finding:
 
 def of_code(data: bytes, code: str) -> Iterator[Finding]:
     return (finding for finding in findings(data) if finding.code == code)
+
+
+def problems(layout: Layout, code: str) -> Iterator[Problem]:
+    """PL601's or PL602's problems over the socket-using files of the layout."""
+    for code_file in layout.code_files:
+        for found in of_code(code_file.data, code):
+            yield Problem(code_file.path, found.line, found.column, code, found.message, None,
+                          found.end_line, found.end_column)
 
 
 @lru_cache(maxsize=64)  # PL601 and PL602 read the same files one after the other
