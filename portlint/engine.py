@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import mmap
 import stat
 from collections import defaultdict
@@ -90,8 +91,16 @@ class Engine:
             data = self._read(root / candidate.path, candidate.path)
             if data is None:
                 continue
-            if pattern.search(data) or candidate.path in self.mirrored or _uses_sockets(candidate.kind, data) or mentions_tool(candidate.kind, data):
+            if self._worth_parsing(candidate.path, candidate.kind, data, pattern):
                 yield candidate.path, self.extract(candidate.path, candidate.kind, data)
+
+    def _worth_parsing(self, path: str, kind: str, data: bytes, pattern: re.Pattern[bytes]) -> bool:
+        """A port token or selector name, a frozen pair, socket code (PL601/602), or a
+        tool whose default ports matter (PL603): anything else holds nothing to check."""
+        return bool(
+            pattern.search(data) or path in self.mirrored
+            or _uses_sockets(kind, data) or mentions_tool(kind, data)
+        )
 
     def frozen_pairs(self) -> list[frozen.FrozenPair]:
         yaml_files = sorted(p for p, kind in self.listed.items() if kind == "yaml")
