@@ -1,49 +1,77 @@
 """One runner over every fixture case: fixtures/<CODE>-<name>/<case>/.
 
 A case is a tiny repository (`repo/`, holding its own `.portlint.yaml` when it
-needs a layout), `expected.txt` (the problems, `path:line:col: CODE message`;
-path, position and code are compared, the message is documentation), optional
-`args.txt` (extra command-line options) and, for fixable problems, `fixed/`
-(the expected bytes of every file --fix changes).
+needs a layout), `expected.txt`, optional `args.txt` (command-line options) and,
+for fixable problems, `fixed/` (the expected bytes of every file --fix changes).
+
+The contract is what a user sees: the case runs as `portlint --select <CODE>`
+(CODE from the folder name) plus the options in `args.txt`; an `args.txt` that
+has its own `--select` replaces the default one. Every line `portlint` prints,
+`path:line:col: CODE message` without the `[*]` fix mark, must be a line of
+`expected.txt` and the other way round (order aside).
+
+`PORTLINT_UPDATE_FIXTURES=1 pytest tests/test_fixtures.py` rewrites the
+`expected.txt` and `fixed/` that differ and reports those cases as skipped:
+review the rewrite with `git diff fixtures/` before committing it. A case
+gets a `fixed/` only by having one: create it empty and run the update mode.
 """
 from __future__ import annotations
 
+import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
-from portlint.cli import main
+from portlint.cli import check, main
 from portlint.config import find_config, load_config
 from portlint.edits import apply, compatible
 from portlint.engine import Engine, Options
+from portlint.problem import Problem
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("PL*/*") if (p / "repo").is_dir())
+FIXABLE = [c for c in CASES if (c / "fixed").is_dir()]
+UPDATE = os.environ.get("PORTLINT_UPDATE_FIXTURES", "") not in ("", "0")
+_FIX_MARK = re.compile(r"^(.*?:\d+:\d+: [A-Z]+\d+) \[\*\] ")  # `path:line:col: CODE [*] message`
 
 
 def _case_id(case: Path) -> str:
     return f"{case.parent.name}/{case.name}"
 
 
-def _args(case: Path) -> list[str]:
+def case_args(case: Path) -> list[str]:
+    """The case's command-line options: args.txt, with `--select <its CODE>` unless args.txt selects."""
     args_file = case / "args.txt"
-    return args_file.read_text().split() if args_file.exists() else []
+    args = args_file.read_text().split() if args_file.exists() else []
+    if not any(arg == "--select" or arg.startswith("--select=") for arg in args):
+        args += ["--select", case.parent.name.split("-", 1)[0]]
+    return args
 
 
-def expected_problems(case: Path) -> list[tuple[str, int, int, str]]:
-    found = []
-    for line in (case / "expected.txt").read_text().splitlines():
-        if line.strip():
-            path, row, column, rest = line.split(":", 3)
-            found.append((path, int(row), int(column), rest.split()[0]))
-    return sorted(found)
+def expected_lines(case: Path) -> list[str]:
+    return [line for line in (case / "expected.txt").read_text().splitlines() if line.strip()]
 
 
-def _problems(repo: Path, args: list[str]) -> list:
-    floor = args[args.index("--ephemeral-floor") + 1] if "--ephemeral-floor" in args else None
-    config = load_config(find_config(repo), repo, floor)
-    return Engine(config, Options(unsafe_fixes="--unsafe-fixes" in args)).run().problems
+def reported_lines(args: list[str], capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """What `portlint [args]` prints, one problem a line, the fix mark dropped."""
+    capsys.readouterr()
+    assert main(["check", "--quiet", "--no-color", *args]) in (0, 1), capsys.readouterr().err
+    out = capsys.readouterr().out
+    return [_unmarked(line) for line in out.splitlines() if line.strip()]
+
+
+def _unmarked(line: str) -> str:
+    return _FIX_MARK.sub(r"\1 ", line, count=1)
+
+
+def _problems(repo: Path, args: list[str]) -> list[Problem]:
+    """The problems the engine finds with the case's options (parsed by the CLI's own parser)."""
+    params = check.make_context("check", list(args)).params
+    config = load_config(find_config(repo), repo, params["ephemeral_floor"])
+    options = Options(select=params["select"], ignore=params["ignore"], unsafe_fixes=params["unsafe_fixes"])
+    return Engine(config, options).run().problems
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -59,27 +87,35 @@ def repo(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize(("case", "repo"), [(c, c) for c in CASES], ids=[_case_id(c) for c in CASES], indirect=["repo"])
-def test_case_reports_exactly_the_expected_problems(case: Path, repo: Path) -> None:
-    found = sorted((p.path, p.line, p.column, p.code) for p in _problems(repo, _args(case)))
-    assert found == expected_problems(case)
-
-
-FIXABLE = [c for c in CASES if (c / "fixed").is_dir()]
+def test_case_reports_exactly_the_expected_lines(case: Path, repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    found = reported_lines(case_args(case), capsys)
+    if UPDATE and sorted(found) != sorted(expected_lines(case)):
+        (case / "expected.txt").write_text("".join(line + "\n" for line in found))
+        pytest.skip(f"rewrote {case.relative_to(FIXTURES.parent)}/expected.txt: review with git diff")
+    assert sorted(found) == sorted(expected_lines(case))
 
 
 @pytest.mark.parametrize(("case", "repo"), [(c, c) for c in FIXABLE], ids=[_case_id(c) for c in FIXABLE], indirect=["repo"])
 def test_fix_gives_the_expected_bytes_and_nothing_else(case: Path, repo: Path) -> None:
-    args = _args(case)
+    args = case_args(case)
     before = _snapshot(repo)
     problems = _problems(repo, args)
     assert main(["--fix", "--quiet", *args]) in (0, 1)
     after = _snapshot(repo)
+    changed = {path: data for path, data in after.items() if before.get(path) != data}
+    if UPDATE and dict(before, **_snapshot(case / "fixed")) != after:
+        shutil.rmtree(case / "fixed")
+        for path, data in changed.items():
+            (case / "fixed" / path).parent.mkdir(parents=True, exist_ok=True)
+            (case / "fixed" / path).write_bytes(data)
+        (case / "fixed").mkdir(exist_ok=True)
+        pytest.skip(f"rewrote {case.relative_to(FIXTURES.parent)}/fixed/: review with git diff")
     expected = dict(before, **_snapshot(case / "fixed"))
     assert after == expected
     # Every byte outside the reported edits is unchanged: the fixed files are
     # exactly the reported edits spliced into the originals.
     unsafe = "--unsafe-fixes" in args
-    for path in set(after) - {p for p in after if after[p] == before.get(p)}:
+    for path in changed:
         fixes = [p.fix for p in problems if p.path == path and p.fix and (p.fix.safe or unsafe)]
         assert apply(before[path], (e for fix in compatible(fixes) for e in fix.edits)) == after[path]
     remaining = _problems(repo, args)
