@@ -244,6 +244,10 @@ class Engine:
             return True  # an unknown code in a suppression: PL002 reports it
         if rule.NEEDS_LAYOUT and not self.config.bands:
             return False
+        return self.selected(code)
+
+    def selected(self, code: str) -> bool:
+        """Chosen by --select/--ignore, whether or not the rule can run here."""
         if self.options.select and not _matches_any(code, self.options.select):
             return False
         return not _matches_any(code, self.options.ignore)
@@ -255,7 +259,8 @@ class Engine:
         kept, used = _apply_suppressions(problems, files)
         if self.enabled(unused_suppression.CODE):
             suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
-            kept += unused_suppression.unused(suppressions, used, self.enabled, lambda p: files[p].data, BY_CODE)
+            bare = all(self.selected(code) for code in BY_CODE)  # a bare ignore may hide a deselected rule
+            kept += unused_suppression.unused(suppressions, used, self.enabled, lambda p: files[p].data, BY_CODE, bare)
         return sorted(p for p in kept if self.reported(p.path))
 
     def _ignored_for_file(self, problem: Problem) -> bool:

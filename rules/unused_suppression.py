@@ -3,7 +3,8 @@
 What it does: after every other rule has run, flags `# portlint: ignore` comments
 (and `<!-- portlint: ignore -->` in Markdown) on lines where no problem was
 suppressed, and codes inside `ignore[...]` that suppressed nothing. Codes that
-were not selected for this run are left alone.
+were not selected for this run are left alone, and so are bare ignores when
+--select or --ignore left any rule out.
 Why: suppressions outlive the problem they hid; a stale one hides the next real
 problem on that line.
 Example (fails): `master_port: 1400  # portlint: ignore[PL301]` when 1400 is the layout's value.
@@ -33,15 +34,18 @@ def unused(
     enabled: Callable[[str], bool],
     data_of: Callable[[str], bytes],
     known: Collection[str],
+    bare: bool = True,
 ) -> Iterator[Problem]:
     """PL002 problems for the suppressions (path, comment) that `used` never hit.
 
     A code no rule has (a typo) suppresses nothing, so it is reported too, with a suggestion.
+    A bare `ignore` is judged only when `bare` says every rule ran (no --select/--ignore
+    left one out): otherwise it may be hiding a problem of a rule this run skipped.
     """
     for path, suppression in suppressions:
         hits = used.get((path, suppression.line), set())
         if not suppression.codes:
-            if not hits:
+            if not hits and bare:
                 yield _problem(path, suppression, "unused suppression: nothing on this line to ignore", data_of(path), ())
             continue
         stale = tuple(code for code in suppression.codes if code not in hits and enabled(code))
