@@ -4,12 +4,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from portlint.cli import main
+
+from installed import PORTLINT
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 
@@ -129,7 +130,6 @@ def test_version_and_help() -> None:
 
 
 def test_the_installed_entry_point_runs_without_a_traceback(demo: Path) -> None:
-    entry = shutil.which("portlint") or f"{sys.executable} -m portlint.cli"
-    result = subprocess.run([*entry.split(), "--output-format", "json"], capture_output=True, text=True)
+    result = subprocess.run([PORTLINT, "--output-format", "json"], capture_output=True, text=True)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert json.loads(result.stdout)

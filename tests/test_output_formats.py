@@ -6,7 +6,6 @@ import os
 import pty
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,8 @@ from jsonschema import Draft4Validator, FormatChecker
 from portlint.cli import main
 from portlint.report import github
 from portlint.rules import ALL, summary
+
+from installed import PORTLINT
 
 TESTS = Path(__file__).resolve().parent
 DEMO = TESTS.parent / "fixtures" / "demo"
@@ -233,9 +234,7 @@ def test_exit_non_zero_on_fix_fails_once_when_a_file_changed(tmp_path: Path, mon
 def _on_a_terminal(args: list[str], env: dict[str, str]) -> str:
     """Run the installed portlint with stdout on a pseudo-terminal; what it printed."""
     leader, follower = pty.openpty()
-    entry = shutil.which("portlint")
-    command = [entry] if entry else [sys.executable, "-m", "portlint.cli"]
-    process = subprocess.Popen([*command, *args], stdout=follower, stderr=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen([PORTLINT, *args], stdout=follower, stderr=subprocess.DEVNULL, env=env)
     os.close(follower)
     chunks = []
     while True:
@@ -269,8 +268,7 @@ def test_colour_only_on_a_terminal_without_no_color(demo: Path, args: list[str],
 
 
 def test_no_colour_when_stdout_is_not_a_terminal(demo: Path) -> None:
-    entry = shutil.which("portlint") or "portlint"
-    result = subprocess.run([entry], capture_output=True, text=True)
+    result = subprocess.run([PORTLINT], capture_output=True, text=True)
     assert "PL301" in result.stdout and "\x1b[" not in result.stdout
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from portlint.rules import ALL, summary
 
+from installed import PORTLINT
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
@@ -25,7 +27,7 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
 def test_the_readme_shows_what_portlint_prints_on_the_demo_today() -> None:
     shown = README.split("The first prints", 1)[1].split("```", 2)[1].strip("\n")
     result = subprocess.run(
-        ["portlint", "fixtures/demo"], cwd=ROOT, capture_output=True, text=True,
+        [PORTLINT, "fixtures/demo"], cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 1
     assert result.stdout.strip("\n") == shown

@@ -12,6 +12,8 @@ from ruamel.yaml import YAML
 
 from portlint.cli import main
 
+from installed import env_with_portlint
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 DEMO = ROOT / "fixtures" / "demo"
@@ -104,7 +106,7 @@ def test_the_init_transcript_is_what_init_prints_on_the_demo(tmp_path: Path) -> 
     workdir.mkdir()
     shutil.copytree(DEMO, workdir / "fixtures" / "demo")
     command = command.replace("/tmp/demo3", str(tmp_path / "demo3"))
-    result = subprocess.run(["bash", "-c", command], cwd=workdir, capture_output=True, text=True)
+    result = subprocess.run(["bash", "-c", command], cwd=workdir, capture_output=True, text=True, env=env_with_portlint())
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == printed
 

@@ -5,12 +5,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from installed import PORTLINT
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
 
 def _portlint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["portlint", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run([PORTLINT, *args], cwd=cwd, capture_output=True, text=True)
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
