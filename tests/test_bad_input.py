@@ -168,6 +168,7 @@ def test_python_that_compiles_with_warnings_prints_none_of_them(
     assert "Warning" not in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 def test_the_whole_corpus_at_once_in_a_subprocess_prints_no_traceback(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     for path in FILES.iterdir():
@@ -181,6 +182,7 @@ def test_the_whole_corpus_at_once_in_a_subprocess_prints_no_traceback(tmp_path: 
     assert found >= {GOOD_PROBLEM} | {(name, *where) for name, planted in ODD_BUT_VALID.items() for where in planted}
 
 
+@pytest.mark.slow
 def test_the_corpus_under_a_layout_using_every_feature_with_frozen_copies_of_each_yaml(tmp_path: Path) -> None:
     repo = make_repo(tmp_path)
     shutil.copy(BAD_INPUT / "layout-rich.yaml", repo / ".portlint.yaml")
@@ -290,6 +292,7 @@ def test_a_generated_broken_file_is_one_parse_error_and_the_rest_is_checked(
     assert GOOD_PROBLEM in result.positions()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(GENERATED_VALID))
 def test_deep_nesting_that_parses_is_checked(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -313,6 +316,7 @@ def big_file(path: Path, head: bytes, megabytes: int = 50, tail: bytes = b"") ->
         handle.write(tail)
 
 
+@pytest.mark.slow
 def test_a_fifty_megabyte_file_that_may_hold_ports_is_a_parse_error_not_a_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -461,6 +465,7 @@ def test_a_bad_config_is_one_line_naming_the_file_and_key_and_exit_2(
     )
 
 
+@pytest.mark.slow
 def test_recursive_and_absurdly_deep_configs_are_config_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -508,6 +513,7 @@ def peak_rss_kb(repo: Path, *args: str) -> int:
     return int(done.stderr.rsplit("peak-rss-kb ", 1)[1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmHWM from /proc")
 @pytest.mark.parametrize("case", ["alias bomb", "50 MB file"])
 def test_memory_stays_bounded(case: str, tmp_path: Path) -> None:

@@ -243,6 +243,7 @@ sys.exit(main(["--fix", "--quiet"]))
 KILL_POINTS = [("replace", 1, 0), ("replace", 3, 2), ("fsync", 1, 0), ("fsync", 3, 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("where", "nth", "replaced"), KILL_POINTS, ids=[f"{w}-call-{n}" for w, n, _ in KILL_POINTS])
 def test_a_process_killed_mid_write_leaves_whole_files_and_the_next_run_cleans_up(
     where: str, nth: int, replaced: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -259,6 +260,7 @@ def test_a_process_killed_mid_write_leaves_whole_files_and_the_next_run_cleans_u
     assert leftovers(root) == [], "the next run did not remove the dead run's temporary"
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_never_leaves_a_torn_file(tmp_path: Path) -> None:
     """Real SIGKILLs at random times during `--fix` over many files; then one clean run finishes the job."""
     root = make_repo(tmp_path / "repo")

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds a pre-commit hook environment from PyPI
+
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ROOT / "fixtures" / "precommit"
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]

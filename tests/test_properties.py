@@ -27,6 +27,8 @@ from portlint.cli import main
 from portlint.edits import apply, compatible
 from portlint.problem import Edit, Fix
 
+pytestmark = pytest.mark.slow  # hypothesis generates and fixes hundreds of files
+
 settings.register_profile(
     "ci", max_examples=40, deadline=None, database=None, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
