@@ -1,10 +1,13 @@
 """click commands only: parse options, call the engine, pick a reporter, return the exit code."""
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -14,10 +17,18 @@ EXIT_CLEAN, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
 
 
 class _CheckByDefault(click.Group):
-    """`portlint --fix` means `portlint check --fix`: check is the default command."""
+    """`portlint --fix` means `portlint check --fix`: check is the default command.
+
+    A first word that is neither a command nor an existing path but is close to a
+    command's name is a mistyped command (`portlint chekc`), not a missing path.
+    """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help", "--version")):
+            if args and not args[0].startswith("-") and not os.path.lexists(args[0]):
+                close = difflib.get_close_matches(args[0], list(self.commands), n=1, cutoff=0.6)
+                if close:
+                    raise click.UsageError(f'unknown command "{args[0]}"; did you mean "{close[0]}"?')
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
@@ -26,6 +37,26 @@ class _CheckByDefault(click.Group):
 @click.version_option(__version__, prog_name="portlint")
 def cli() -> None:
     """Keep every hard-coded network port of a repository inside its lane."""
+
+
+@cli.command(name="help")
+@click.argument("command", required=False)
+@click.pass_context
+def help_command(ctx: click.Context, command: str | None) -> int:
+    """Print the help of portlint or of one command."""
+    group = ctx.parent.command if ctx.parent else cli
+    assert isinstance(group, click.Group) and ctx.parent is not None
+    if command is None:
+        click.echo(group.get_help(ctx.parent))
+        return EXIT_CLEAN
+    chosen = group.get_command(ctx, command)
+    if chosen is None:
+        close = difflib.get_close_matches(command, list(group.commands), n=1, cutoff=0.6)
+        hint = f'; did you mean "{close[0]}"?' if close else ""
+        raise click.UsageError(f'unknown command "{command}"{hint}')
+    with click.Context(chosen, info_name=command, parent=ctx.parent) as sub:
+        click.echo(chosen.get_help(sub))
+    return EXIT_CLEAN
 
 
 def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -41,49 +72,67 @@ def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     return codes
 
 
+_CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that overrides it (repeatable)."
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix or --diff).")
-@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff on stdout (the summary on stderr); write nothing.")
 @click.option("--select", multiple=True, callback=_codes, help="Codes or prefixes to check (comma-separated).")
 @click.option("--ignore", multiple=True, callback=_codes, help="Codes or prefixes not to check.")
-@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
+@click.option("--config", "config_args", multiple=True, metavar="FILE|KEY=VALUE", help=_CONFIG_HELP)
 @click.option("--ephemeral-floor", metavar="N|auto", help="Override the config's ephemeral floor.")
 @click.option(
     "--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True,
 )
+@click.option("--output-file", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE, not stdout.")
 @click.option("--statistics", is_flag=True, help="Print a count per code instead of the problems (text or json).")
 @click.option("--show-fixes", is_flag=True, help="Show what each fix would change; with --fix, list what was fixed.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings and where each came from; check nothing.")
+@click.option("--show-files", is_flag=True, help="List the files that would be checked and their kind; check nothing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems remain.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed.")
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
-def check(
+def check(  # noqa: PLR0913
     paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
-    ignore: tuple[str, ...], config_path: Path | None, ephemeral_floor: str | None,
-    output_format: str, statistics: bool, show_fixes: bool, exit_zero: bool, exit_non_zero_on_fix: bool,
-    no_color: bool, quiet: bool,
+    ignore: tuple[str, ...], config_args: tuple[str, ...], ephemeral_floor: str | None,
+    output_format: str, output_file: Path | None, statistics: bool, show_fixes: bool, show_settings: bool,
+    show_files: bool, exit_zero: bool, exit_non_zero_on_fix: bool, no_color: bool, quiet: bool,
 ) -> int:
     """Check the repository (the default command)."""
-    from portlint.config import find_config, load_config
     from portlint.engine import Options, run
     from portlint.report import Context
 
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {output_format}")
+    if diff and (output_format != "text" or statistics):
+        shown = "--statistics" if statistics else f"--output-format {output_format}"
+        raise click.UsageError(f"--diff prints a unified diff; it does not combine with {shown}")
     paths = paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
-    start = paths[0]
-    config = load_config(find_config(start, config_path), start, ephemeral_floor)
+    config = _load(paths[0], config_args, ephemeral_floor)
+    if show_settings or show_files:
+        from portlint import settings
+
+        text = settings.render(config, config_args, ephemeral_floor) if show_settings else settings.files(config, _reported(config.root, paths))
+        with _output(output_file) as out:
+            click.echo(text, file=out, nl=False)
+        _not_in_git_note(config, quiet)
+        return EXIT_CLEAN
     options = Options(
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
         write=not diff, paths=_reported(config.root, paths),
     )
     outcome = run(config, options)
-    context = Context(config.root, Path.cwd(), unsafe_fixes, color=_use_color(no_color))
-    if diff:
-        _print_diff(outcome.changed, context)
-    _report(outcome, context, output_format, quiet, written=not diff, statistics=statistics, show_fixes=show_fixes)
+    with _output(output_file) as out:
+        context = Context(config.root, Path.cwd(), unsafe_fixes, color=output_file is None and _use_color(no_color))
+        if diff:
+            _print_diff(outcome.changed, context, out)
+        _report(outcome, context, output_format, quiet, written=not diff, statistics=statistics,
+                show_fixes=show_fixes, out=out, diff=diff)
+    _not_in_git_note(config, quiet)
     if outcome.write_errors:
         return EXIT_PROBLEMS if not exit_zero else EXIT_CLEAN
     if exit_zero:
@@ -91,6 +140,35 @@ def check(
     if exit_non_zero_on_fix and outcome.changed:
         return EXIT_PROBLEMS
     return EXIT_PROBLEMS if outcome.problems or (diff and outcome.changed) else EXIT_CLEAN
+
+
+def _load(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None = None):  # noqa: ANN202
+    """The config for `start`: `--config` values split into a file and `KEY = VALUE` overrides."""
+    from portlint.config import find_config, load_config, split_config_args
+
+    explicit, overrides = split_config_args(config_args)
+    return load_config(find_config(start, explicit), start, ephemeral_floor, overrides=overrides)
+
+
+def _not_in_git_note(config, quiet: bool) -> None:  # noqa: ANN001
+    from portlint import discover
+
+    if not quiet and not discover.in_git(config.root):
+        click.echo(f"portlint: {discover.NOT_IN_GIT}", err=True)
+
+
+@contextlib.contextmanager
+def _output(path: Path | None) -> Iterator[TextIO | None]:
+    """stdout, or `--output-file`: a report goes to one place, notes stay on stderr."""
+    if path is None:
+        yield None
+        return
+    try:
+        handle = open(path, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise click.FileError(str(path), error.strerror or str(error)) from None
+    with handle:
+        yield handle
 
 
 def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
@@ -117,31 +195,36 @@ def _use_color(no_color: bool) -> bool:
 
 def _report(  # noqa: PLR0913
     outcome, context, output_format: str, quiet: bool, written: bool,  # noqa: ANN001 - engine types imported lazily
-    statistics: bool = False, show_fixes: bool = False,
+    statistics: bool = False, show_fixes: bool = False, out: TextIO | None = None, diff: bool = False,
 ) -> None:
+    """The problems on `out` (stdout); with --diff, where the diff is, only the summary, on stderr."""
     from portlint.report import github, printable, sarif, text
     from portlint.report import json as json_report
     from portlint.report import statistics as counts
 
-    if statistics:
+    if diff:
+        pass
+    elif statistics:
         render = counts.render_json if output_format == "json" else counts.render
-        click.echo(render(outcome.problems, context), nl=False)
+        click.echo(render(outcome.problems, context), nl=False, file=out)
     elif output_format == "text":
-        click.echo(text.render(outcome.problems, context, show_fixes), nl=False, color=context.color)
+        click.echo(text.render(outcome.problems, context, show_fixes), nl=False, color=context.color, file=out)
     else:
         reporter = {"json": json_report, "sarif": sarif, "github": github}[output_format]
-        click.echo(reporter.render(outcome.problems, context), nl=False)
+        click.echo(reporter.render(outcome.problems, context), nl=False, file=out)
     if quiet:
         return
     for note in [*outcome.notes, *outcome.write_errors]:
         click.echo(f"portlint: {printable(note)}", err=True)
     if output_format == "text":
         if show_fixes:
-            click.echo(text.fixed_report(outcome.fixed_problems, context, written), nl=False, color=context.color)
-        click.echo(text.summary(outcome.problems, outcome.fixed, written))
+            report = text.fixed_report(outcome.fixed_problems, context, written)
+            click.echo(report, nl=False, color=context.color, file=None if diff else out, err=diff)
+        click.echo(text.summary(outcome.problems, outcome.fixed, written), file=None if diff else out, err=diff)
 
 
-def _print_diff(changed: dict[str, tuple[bytes, bytes]], context) -> None:  # noqa: ANN001
+def _print_diff(changed: dict[str, tuple[bytes, bytes]], context, out: TextIO | None = None) -> None:  # noqa: ANN001
+    """A unified diff `git apply` takes from the working directory (its paths are relative to it)."""
     for path, (before, after) in sorted(changed.items()):
         shown = context.display(path)
         lines = difflib.unified_diff(
@@ -149,7 +232,16 @@ def _print_diff(changed: dict[str, tuple[bytes, bytes]], context) -> None:  # no
             after.decode("utf-8", "replace").splitlines(keepends=True),
             f"a/{shown}", f"b/{shown}",
         )
-        click.echo("".join(lines), nl=False)
+        click.echo("".join(_terminated(lines)), nl=False, file=out)
+
+
+def _terminated(lines: Iterator[str]) -> Iterator[str]:
+    """A last line without a newline is marked as diff(1) marks it, or `git apply` rejects the patch."""
+    for line in lines:
+        if line.endswith("\n"):
+            yield line
+        else:
+            yield line + "\n\\ No newline at end of file\n"
 
 
 @cli.command()
@@ -195,17 +287,17 @@ def rule(code: str | None, show_all: bool) -> int:
 
 @cli.command(name="map")
 @click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
-@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
+@click.option("--config", "config_args", multiple=True, metavar="FILE|KEY=VALUE", help=_CONFIG_HELP)
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the picture as SVG.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the picture as HTML.")
 @click.option("--width", type=click.IntRange(60, 400), default=100, show_default=True, help="Columns of the picture.")
-def map_command(path: Path | None, config_path: Path | None, svg_path: Path | None, html_path: Path | None,
+def map_command(path: Path | None, config_args: tuple[str, ...], svg_path: Path | None, html_path: Path | None,
                 width: int) -> int:
     """Draw the layout: bands, sites, the floor, and every overlap and violation."""
     from portlint import layoutmap  # imports rich: only this command pays for it
 
     start = path or Path.cwd()
-    lines = layoutmap.draw(start, config_path, width)
+    lines = layoutmap.draw(start, config_args, width)
     for target, export in ((svg_path, layoutmap.to_svg), (html_path, layoutmap.to_html)):
         if target is not None:
             try:
@@ -219,10 +311,10 @@ def map_command(path: Path | None, config_path: Path | None, svg_path: Path | No
 
 @cli.command()
 @click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
-@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Config file to use.")
+@click.option("--config", "config_args", multiple=True, metavar="FILE|KEY=VALUE", help=_CONFIG_HELP)
 @click.option("--proc-root", type=click.Path(file_okay=False, path_type=Path), default=Path("/proc"),
               show_default=True, help="Where to read the kernel's settings and listeners.")
-def host(path: Path | None, config_path: Path | None, proc_root: Path) -> int:
+def host(path: Path | None, config_args: tuple[str, ...], proc_root: Path) -> int:
     """Check the layout against this machine: ephemeral range, reserved ports, listeners."""
     from portlint import host as host_check
     from portlint import procfs
@@ -235,7 +327,7 @@ def host(path: Path | None, config_path: Path | None, proc_root: Path) -> int:
         return EXIT_ERROR
     for note in kernel.notes:
         click.echo(f"portlint: {note}", err=True)
-    found = survey(path or Path.cwd(), config_path, with_problems=False)
+    found = survey(path or Path.cwd(), config_args, with_problems=False)
     findings = host_check.compare(found.layout, kernel)
     click.echo(host_check.render(findings, kernel, found.config.root, Path.cwd()), nl=False)
     return EXIT_PROBLEMS if findings else EXIT_CLEAN
@@ -253,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("portlint: aborted", err=True)
         return EXIT_ERROR
     except click.ClickException as error:
-        error.show()
+        click.echo(f"portlint: error: {_one_line(error)}", err=True)
         return EXIT_ERROR
     except ConfigError as error:
         from portlint.report import printable  # a config's keys may carry anything
@@ -266,6 +358,14 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"portlint: internal error: {type(error).__name__}: {error}", err=True)
         return EXIT_ERROR
     return code if isinstance(code, int) else EXIT_CLEAN
+
+
+def _one_line(error: click.ClickException) -> str:
+    """click's message without its usage block, on one line, with a suggestion for a mistyped option."""
+    if isinstance(error, click.exceptions.NoSuchOption):
+        hint = f'; did you mean "{error.possibilities[0]}"?' if error.possibilities else ""
+        return f"unknown option {error.option_name}{hint}"
+    return " ".join(error.format_message().split())
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     path: Path | None  # the config file (absolute), None in zero-config
-    root: Path  # repository root (absolute): the config's directory, else the git root
+    root: Path  # repository root (absolute): the git work tree, wherever the config is (see _root)
     ephemeral_floor: int
     floor_note: str  # why "auto" fell back to the stock floor, "" otherwise
     include: tuple[str, ...]
@@ -143,24 +143,99 @@ def load_config(
     start: Path,
     floor_override: str | None = None,
     proc_root: Path = Path("/proc"),
+    overrides: tuple[str, ...] = (),
 ) -> Config:
-    """The validated config of `path`, or the zero-config defaults when `path` is None."""
+    """The validated config of `path` (zero-config defaults when None), with `--config KEY=VALUE` overrides."""
     override = None if floor_override is None else _parse_floor_override(floor_override)
-    if path is None:
-        start_dir = _upward(start)[0]
+    path = None if path is None else _absolute(path)
+    root = _root(start, path)
+    changes = [(text, _parse_override(text)) for text in overrides]
+    if path is None and not changes:
         floor, note = _resolve_floor(override or STOCK_FLOOR, proc_root)
-        root = _git_root(start) or start_dir
         return Config(None, root, floor, note, DEFAULT_INCLUDE, (), (), (), (), declared=False)
-    path = _absolute(path)
-    document = _read(path)
+    document = _read(path) if path is not None else _Document({}, {}, ())
+    data = document.data
+    for _, change in changes:
+        data = _merged(data, change) if isinstance(data, dict) else data
     try:
-        return _build(path, document, override, proc_root)
-    except _Invalid as problem:
-        keys = (*document.prefix, *problem.keys)
-        raise ConfigError(_shown(path), _key_path(keys), problem.message) from None
+        return _build(path, document._replace(data=data), override, proc_root, root)
+    except _Invalid:
+        pass
+    # Blame the file, or else the first override that makes the config invalid.
+    data = document.data
+    for text, change in [("", {}), *changes]:
+        data = _merged(data, change) if isinstance(data, dict) else data
+        try:
+            _build(path, document._replace(data=data), override, proc_root, root)
+        except _Invalid as problem:
+            if text:
+                raise ConfigError(f"--config {json.dumps(text)}", _key_path(problem.keys), problem.message) from None
+            keys = (*document.prefix, *problem.keys)
+            raise ConfigError(_shown(path) if path else "--config", _key_path(keys), problem.message) from None
+    raise AssertionError("unreachable: the merged config failed, so one step fails")  # pragma: no cover
 
 
-def _build(path: Path, document: _Document, override: int | str | None, proc_root: Path) -> Config:
+def _root(start: Path, config: Path | None) -> Path:
+    """The git work tree of `start`, wherever the config file is: `.github/portlint.yaml`,
+    or `--config ../x.yaml` outside the tree, configures the repository `start` is in.
+
+    One exception keeps nested projects (and the demo under fixtures/) whole: a config
+    whose folder holds `start` and lies inside the work tree, as a search upward finds
+    it, roots the run at its folder (as a nested pyproject.toml does for ruff). Outside
+    git the same holds; with no such config the root is `start`'s folder.
+    """
+    git = _git_root(start)
+    start_dir = _upward(start)[0]
+    if config is not None and _inside(config.parent, start_dir) and (git is None or _inside(git, config.parent)):
+        return config.parent
+    return git or start_dir
+
+
+def split_config_args(values: tuple[str, ...]) -> tuple[Path | None, tuple[str, ...]]:
+    """`--config` values as ruff reads them: a file, else a TOML `KEY = VALUE` setting."""
+    files = [value for value in values if Path(value).is_file() or "=" not in value]
+    if len(files) > 1:
+        raise ConfigError("--config", "", f"expected one config file, got {len(files)}: {', '.join(files)}")
+    return (Path(files[0]) if files else None), tuple(value for value in values if value not in files)
+
+
+def _parse_override(text: str) -> dict[str, Any]:
+    """One `--config 'KEY = VALUE'`: a TOML document of a single (dotted) key."""
+    tomllib = _tomllib()
+    try:
+        parsed: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        reason = _TOML_POSITION.sub("", str(error))
+        raise ConfigError(f"--config {json.dumps(text)}", "", f"expected a config file or a TOML KEY = VALUE setting: {reason}") from None
+    if not parsed:
+        raise ConfigError(f"--config {json.dumps(text)}", "", "expected a config file or a TOML KEY = VALUE setting")
+    return parsed
+
+
+def _merged(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """`change` laid over `base`: tables merge key by key, anything else is replaced."""
+    merged = dict(base)
+    for key, value in change.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merged(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _touches(change: dict[str, Any], keys: tuple[str | int, ...]) -> bool:
+    """The override sets the key path `keys`, or something inside or above it."""
+    value: Any = change
+    for key in keys:
+        if not isinstance(value, dict):
+            return True  # the override replaced a value above this key
+        if key not in value:
+            return False
+        value = value[key]
+    return bool(keys)
+
+
+def _build(path: Path | None, document: _Document, override: int | str | None, proc_root: Path, root: Path) -> Config:
     data = document.data
     if not isinstance(data, dict):
         where = "at the top level" if not document.prefix else "for [tool.portlint]"
@@ -174,15 +249,15 @@ def _build(path: Path, document: _Document, override: int | str | None, proc_roo
     floor, note = _resolve_floor(override or data.get("ephemeral_floor", STOCK_FLOOR), proc_root)
     return Config(
         path=path,
-        root=path.parent,
+        root=root,
         ephemeral_floor=floor,
         floor_note=note,
         include=tuple(data.get("include", DEFAULT_INCLUDE)),
         exclude=tuple(data.get("exclude", ())),
         bands=bands,
-        frozen=tuple(_frozen(index, spec, path.parent) for index, spec in enumerate(data.get("frozen", ()))),
+        frozen=tuple(_frozen(index, spec, root) for index, spec in enumerate(data.get("frozen", ()))),
         per_file_ignores=tuple((glob, tuple(codes)) for glob, codes in data.get("per_file_ignores", {}).items()),
-        declared=True,
+        declared=path is not None,
     )
 
 

@@ -1,8 +1,10 @@
 """Which files to read, what kind each is, and a byte prefilter that skips the rest.
 
 Inside a git work tree git's own view decides (tracked files plus untracked ones
-that are not ignored); elsewhere a walk. Symlinks that resolve outside the root
-are never followed.
+that are not ignored); elsewhere a walk that honours `.gitignore` files and stays
+on one filesystem (no /proc, /sys or other mounts). Either way the default
+excludes (virtual environments, vendored packages, build output) are never read.
+Symlinks that resolve outside the root are never followed.
 """
 from __future__ import annotations
 
@@ -15,6 +17,13 @@ from functools import lru_cache
 from pathlib import Path
 
 MAX_BYTES = 2 * 1024 * 1024
+# Never checked, in git or not (gitignore syntax: a trailing / matches a folder at any depth):
+# what installs, builds and caches put in a work tree is someone else's code.
+DEFAULT_EXCLUDE = (
+    ".git/", ".venv/", "venv/", "node_modules/", ".tox/", ".nox/", "__pycache__/",
+    "build/", "dist/", "site-packages/", "*.egg-info/",
+)
+NOT_IN_GIT = "not in a git work tree: walked the folder, honouring .gitignore files and the default excludes"
 
 _KINDS = {
     ".yaml": "yaml", ".yml": "yaml",
@@ -72,7 +81,7 @@ def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> It
     import pathspec
 
     included = pathspec.GitIgnoreSpec.from_lines(include)
-    excluded = pathspec.GitIgnoreSpec.from_lines(exclude)
+    excluded = pathspec.GitIgnoreSpec.from_lines([*DEFAULT_EXCLUDE, *exclude])
     for path in sorted(_listed(root)):
         if excluded.match_file(path):
             continue
@@ -119,9 +128,68 @@ def _git_files(root: Path) -> list[str] | None:
     return sorted({name.decode("utf-8", "surrogateescape") for name in listing.split(b"\0") if name})
 
 
+def in_git(root: Path) -> bool:
+    """True when git lists the files of `root` (else the walk does)."""
+    try:
+        subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return True
+
+
 def _walk(root: Path) -> Iterator[str]:
+    """Every file under root outside git, as git would list it: `.gitignore` files honoured
+    (a deeper one first), the default excludes and other filesystems' mounts never entered."""
+    import pathspec
+
+    defaults = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
+    try:
+        device = os.stat(root).st_dev
+    except OSError:
+        return
+    rules: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {".": []}
     for directory, subdirs, files in os.walk(root):
-        subdirs[:] = sorted(d for d in subdirs if d != ".git")
-        relative = os.path.relpath(directory, root)
+        relative = os.path.relpath(directory, root).replace(os.sep, "/")
+        active = rules.pop(relative, [])
+        own = _gitignore(Path(directory) / ".gitignore")
+        if own is not None:
+            active = [*active, ("" if relative == "." else relative + "/", own)]
+
+        def ignored(name: str, folder: bool) -> bool:
+            path = name if relative == "." else f"{relative}/{name}"
+            if defaults.match_file(path + "/" if folder else path):
+                return True
+            for base, spec in reversed(active):  # the deepest .gitignore that says anything decides
+                verdict = spec.check_file(path[len(base):] + ("/" if folder else "")).include
+                if verdict is not None:
+                    return verdict
+            return False
+
+        kept = []
+        for name in sorted(subdirs):
+            full = os.path.join(directory, name)
+            if ignored(name, True) or os.path.islink(full) or _other_device(full, device):
+                continue
+            kept.append(name)
+            rules[name if relative == "." else f"{relative}/{name}"] = active
+        subdirs[:] = kept
         for name in files:
-            yield name if relative == "." else f"{relative}/{name}".replace(os.sep, "/")
+            if not ignored(name, False):
+                yield name if relative == "." else f"{relative}/{name}"
+
+
+def _gitignore(path: Path):  # noqa: ANN202 - pathspec is imported lazily
+    import pathspec
+
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _other_device(path: str, device: int) -> bool:
+    try:
+        return os.stat(path).st_dev != device
+    except OSError:
+        return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from portlint.config import Config, find_config, load_config
+from portlint.config import Config, find_config, load_config, split_config_args
 from portlint.engine import Engine, Options
 from portlint.model import Layout
 from portlint.problem import Problem
@@ -17,9 +17,12 @@ class Survey(NamedTuple):
     notes: list[str]
 
 
-def survey(start: Path, config_path: Path | None = None, with_problems: bool = True) -> Survey:
-    """Scan the repository of `start` once; the problems only when asked (host needs none)."""
-    config = load_config(find_config(start, config_path), start)
+def survey(start: Path, config_args: tuple[str, ...] = (), with_problems: bool = True) -> Survey:
+    """Scan the repository of `start` once; the problems only when asked (host needs none).
+
+    `config_args` are `--config` values: a config file and/or `KEY = VALUE` overrides."""
+    explicit, overrides = split_config_args(config_args)
+    config = load_config(find_config(start, explicit), start, overrides=overrides)
     engine = Engine(config, Options())
     files = dict(engine.scan())
     problems = engine.check(files) if with_problems else []

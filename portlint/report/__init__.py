@@ -11,6 +11,8 @@ from portlint.problem import Problem
 
 # C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
 # is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).
+# A word of a message that may be a path: what a repository path is made of, no spaces.
+_PATH_WORD = re.compile(r"[\w.+@~/-]*[./][\w.+@~/-]*")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -34,12 +36,29 @@ class Context:
     color: bool = False  # style the text output (the CLI decides: a terminal, no NO_COLOR)
     _files: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)  # read once per report
     _lines: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+    _paths: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def display(self, path: str) -> str:
         """A problem's path as the user should see it: relative to the working directory."""
         if not path:
             return path
         return Path(os.path.relpath(self.root / path, self.cwd)).as_posix()
+
+    def message(self, problem: Problem) -> str:
+        """The problem's message, with each root-relative path it names (`at configs/a.yaml:3`)
+        shown as `display` shows the problem's own path: a run from a subdirectory reads
+        `configs/a.yaml:3` beside `configs/b.yaml:7:1`, not two paths from two places.
+
+        A word is taken for a path only when it names a file under the root."""
+        if self.root == self.cwd:
+            return problem.message
+        return _PATH_WORD.sub(self._shown_path, problem.message)
+
+    def _shown_path(self, match: re.Match[str]) -> str:
+        word = match.group()
+        if word not in self._paths:
+            self._paths[word] = self.display(word) if not word.startswith("/") and (self.root / word).is_file() else word
+        return self._paths[word]
 
     def applicable(self, problem: Problem) -> bool:
         return problem.fix is not None and (problem.fix.safe or self.unsafe_fixes)

@@ -27,7 +27,7 @@ def _command(problem: Problem, context: Context) -> str:
         ]
     properties.append(("title", problem.code))
     shown = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-    return f"::error {shown}::{escape_data(printable(problem.message))}"
+    return f"::error {shown}::{escape_data(printable(context.message(problem)))}"
 
 
 def escape_data(text: str) -> str:

@@ -25,7 +25,7 @@ def _problem(problem: Problem, context: Context) -> dict:
     return {
         "code": problem.code,
         "name": BY_CODE[problem.code].NAME,
-        "message": problem.message,
+        "message": context.message(problem),
         "path": context.display(problem.path),
         "line": problem.line,
         "column": problem.column,

@@ -22,7 +22,7 @@ def render(problems: list[Problem], context: Context, show_fixes: bool = False) 
         mark = " " + _style(context, "[*]", fg="cyan") if applicable else ""
         where = _style(context, printable(context.display(problem.path)), bold=True)
         code = _style(context, problem.code, fg="red", bold=True)
-        lines.append(f"{where}:{problem.line}:{problem.column}: {code}{mark} {printable(problem.message)}")
+        lines.append(f"{where}:{problem.line}:{problem.column}: {code}{mark} {printable(context.message(problem))}")
         if show_fixes and problem.fix is not None:
             lines += [_style(context, _fix_line(problem, edit, context), fg="green") for edit in problem.fix.edits]
     return "".join(line + "\n" for line in lines)

@@ -1,0 +1,6 @@
+"""`python -m portlint`: the same entry point as the `portlint` command."""
+import sys
+
+from portlint.cli import main
+
+sys.exit(main())
