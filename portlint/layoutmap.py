@@ -292,9 +292,9 @@ def to_text(lines: list[RenderableType], width: int) -> str:
     return "".join(line.rstrip() + "\n" for line in _recorded(lines, width).export_text().splitlines())
 
 
-def draw(start: Path, config_args: tuple[str, ...] = (), width: int = DEFAULT_WIDTH) -> list[RenderableType]:
+def draw(start: Path, config_args: tuple[str, ...] | None = (), width: int = DEFAULT_WIDTH) -> list[RenderableType]:
     """Scan the repository of `start` as `check` does and draw what it found."""
-    found = survey(start, config_args)
+    found = survey(start, config_args or ())
     if found.config.path is not None:
         title = _shown(found.config.path)
     else:

@@ -176,19 +176,23 @@ def test_an_inherited_parent_outside_the_repository_is_not_read(
     assert "ref/c.yaml" not in out
 
 
-def test_a_config_elsewhere_makes_its_own_directory_the_root(
+def test_a_config_elsewhere_configures_the_target_and_never_its_own_neighbours(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """`--config` may name a file anywhere (issue 12): the root stays the target's, so the
+    config's folder and what lies beside it are never read or written."""
     repo, victim = _repo_beside_a_victim(tmp_path, LAYOUT)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "layout.yaml").write_text(LAYOUT)
+    (elsewhere / "c.yaml").write_text("cluster:\n  master_port_range_low: 1500\n")
     code, out, err = run(repo, capsys, monkeypatch, "--config", str(elsewhere / "layout.yaml"), "--fix")
-    assert code == 2 and "outside the repository root" in err  # the working directory is not under it
-    assert (repo / "a.yaml").read_text().endswith("1500\n") and (victim / "b.yaml").read_text().endswith("1500\n")
+    assert code == 0
+    assert (repo / "a.yaml").read_text().endswith("1400\n") and (victim / "b.yaml").read_text().endswith("1500\n")
+    assert (elsewhere / "c.yaml").read_text().endswith("1500\n")
     code, out, err = run(elsewhere, capsys, monkeypatch, "--config", "layout.yaml", "--fix")
     assert code == 0
-    assert (repo / "a.yaml").read_text().endswith("1500\n") and (victim / "b.yaml").read_text().endswith("1500\n")
+    assert (elsewhere / "c.yaml").read_text().endswith("1400\n") and (victim / "b.yaml").read_text().endswith("1500\n")
 
 
 # -- no terminal escape injection -----------------------------------------------------
