@@ -15,6 +15,7 @@ from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
 from portlint.extract import Extraction, Suppression
+from portlint.analysis import sockets
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
@@ -183,8 +184,7 @@ class Engine:
             frozen=tuple(checks),
             commands=tuple(c for f in files.values() for c in f.extraction.commands),
             code_files=tuple(
-                CodeFile(f.path, f.kind, f.data) for f in files.values()
-                if _uses_sockets(f.kind, f.data) and not f.extraction.error
+                CodeFile(f.path, f.kind, f.data, f.extraction.sockets) for f in files.values() if f.extraction.sockets
             ),
             config_path=self.config_display(), declared=bool(config.bands),
             unreferenced=self.unreferenced(files, sites),
@@ -363,8 +363,8 @@ def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
 
 
 def _uses_sockets(kind: str, data: bytes) -> bool:
-    """Python that may probe ports (PL601/PL602 read it whole), whatever its names say."""
-    return kind == "python" and b"socket" in data
+    """Python that may probe ports (socket code that binds: PL601/PL602), whatever its names say."""
+    return kind == "python" and sockets.uses_sockets(data)
 
 
 def _matches_any(code: str, prefixes: Iterable[str]) -> bool:

@@ -157,6 +157,7 @@ class CodeFile:
     path: str
     kind: str
     data: bytes
+    sockets: tuple = ()  # its PL601/PL602 findings, computed once by the extraction
 
 
 @dataclass(frozen=True)

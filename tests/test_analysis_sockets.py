@@ -297,11 +297,68 @@ def test_recursive_helpers_and_unparsable_files_give_no_crash() -> None:
     assert findings(b"import socket\ndef f(:\n    s.bind(('', 0))\n") == ()
 
 
-def test_a_file_that_cannot_bind_is_not_parsed_and_no_rule_imports_libcst_for_it(tmp_path) -> None:  # noqa: ANN001
+def test_a_file_that_cannot_bind_is_not_analysed_and_no_run_imports_libcst(tmp_path) -> None:  # noqa: ANN001
     assert findings(b"import socket\nsocket.create_connection(('h', 1))\n") == ()
     (tmp_path / "client.py").write_text("import socket\nMASTER_PORT = 1400\nsocket.create_connection(('h', 1))\n")
     script = (
         "import sys; from portlint.cli import main; code = main(['--quiet', '--exit-zero', '.']);"
-        "sys.exit(3 if 'libcst' in sys.modules else code)"
+        "sys.exit(3 if {'libcst', 'portlint.analysis.flow'} & set(sys.modules) else code)"
     )
     assert subprocess.run([sys.executable, "-c", script], cwd=tmp_path).returncode == 0
+
+
+def test_pl601_and_pl602_share_one_analysis_per_file_on_the_extractors_tree(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """70 socket files (past the 64 of the old per-rule cache): each is analysed once, never parsed again."""
+    from portlint.analysis import sockets
+    from portlint.cli import main
+
+    for i in range(70):
+        (tmp_path / f"free_{i}.py").write_text(textwrap.dedent("""\
+            import socket
+            def free_port():
+                with socket.socket() as s:
+                    s.bind(("", 0))
+                    return s.getsockname()[1]
+        """))
+    calls: list[bool] = []
+    real = sockets.findings
+    monkeypatch.setattr(sockets, "findings", lambda data, tree=None: calls.append(tree is not None) or real(data, tree))
+    monkeypatch.chdir(tmp_path)
+    assert main(["--quiet", "--select", "PL601,PL602", "."]) == 1
+    assert calls == [True] * 70
+
+
+def test_only_files_where_a_port_can_leave_are_walked(monkeypatch) -> None:  # noqa: ANN001
+    from portlint.analysis import module
+
+    def walked(self) -> list:  # noqa: ANN001
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(module.ModuleIndex, "violations", walked)
+    # Binds of literal ports only, and no port read back: no number can leave.
+    assert findings(b"import socket\ns = socket.socket()\ns.bind(('', 8080))\ns.listen()\ns.close()\n") == ()
+    assert findings(b"import zmq\nsock.bind('tcp://*:5555')\n") == ()
+
+
+def test_inside_a_module_only_functions_where_a_bound_socket_can_appear_are_walked(monkeypatch) -> None:  # noqa: ANN001
+    from portlint.analysis import flow
+
+    walked: list[str] = []
+    real = flow.Flow.run
+    monkeypatch.setattr(flow.Flow, "run", lambda self, *a: walked.append(self.name) or real(self, *a))
+    assert found("""\
+        import socket
+        def unrelated(sig, args):
+            bound = sig.bind(*args)
+            return bound
+        def free_port():
+            with socket.socket() as s:
+                s.bind(("", 0))
+                return s.getsockname()[1]
+        def caller():
+            return free_port()
+        class Config:
+            def server(self):
+                return MetricsServer(self.config.port)
+    """) == [(7, "PL602")]
+    assert sorted(set(walked)) == ["caller", "free_port"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-import libcst as cst
+import ast
 
 from portlint.analysis.values import (
     CANDIDATE,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 class HelperCall:
     """One call of a module helper: its summary translated into the caller's values."""
 
-    def __init__(self, caller: Evaluator, node: cst.Call, args: dict, summary: Summary) -> None:
+    def __init__(self, caller: Evaluator, node: ast.Call, args: dict, summary: Summary) -> None:
         self.caller = caller
         self.node = node
         self.args = args
@@ -77,8 +77,8 @@ class HelperCall:
                 for sid in self.sids(i):
                     state.socks[sid] = state.sock(sid).bound(node, mine)
                 port_node = self.args.get(kind[1], (None,))[0] if isinstance(kind, tuple) else None
-                if mine == SCANNED_PORT and isinstance(port_node, cst.Name):  # as for a bind written in place
-                    state.env[port_node.value] = frozenset(Num(sid) for sid in self.sids(i))
+                if mine == SCANNED_PORT and isinstance(port_node, ast.Name):  # as for a bind written in place
+                    state.env[port_node.id] = frozenset(Num(sid) for sid in self.sids(i))
                 for v in self.arg(i):
                     if isinstance(v, Param):
                         caller.summary.param_binds.setdefault(v.index, set()).add(mine)
@@ -102,8 +102,8 @@ class HelperCall:
             if CANDIDATE in values:
                 probe = ("probe", self.node, k)
                 state.socks[probe] = SockState(frozenset({(self.node, SCANNED_PORT)}), Release(self.node, "probe", name))
-                if isinstance(node, cst.Name):
-                    state.env[node.value] = frozenset({Num(probe)})
+                if isinstance(node, ast.Name):
+                    state.env[node.id] = frozenset({Num(probe)})
                 if Param(k) in self.summary.returns:
                     found.add(Num(probe))
             self.caller.summary.probes |= {v.index for v in values if isinstance(v, Param)}

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-import libcst as cst
+import ast
 
 from portlint.analysis.calls import HelperCall
 from portlint.analysis.tree import (
     children,
     constant_index,
     dotted,
-    literal_int,
+    is_string,
     names_in,
 )
 from portlint.analysis.values import (
@@ -74,35 +74,33 @@ class Evaluator:
         self.served: set[Hashable] = set()  # sockets that serve somewhere in the function: live servers
 
     # -- values ----------------------------------------------------------------
-    def eval(self, node: cst.CSTNode, state: State) -> frozenset:
+    def eval(self, node: ast.AST, state: State) -> frozenset:
         handler = getattr(self, f"_eval_{type(node).__name__}", None)
         return handler(node, state) if handler else self._children(node, state)
 
-    def _children(self, node: cst.CSTNode, state: State) -> frozenset:
+    def _children(self, node: ast.AST, state: State) -> frozenset:
         found: set = set()
         for child in children(node):
-            found |= self.eval(child, state) if isinstance(child, cst.BaseExpression) else self._children(child, state)
+            found |= self.eval(child, state) if isinstance(child, ast.expr) else self._children(child, state)
         return frozenset(found)
 
-    def _eval_Name(self, node: cst.Name, state: State) -> frozenset:
-        if node.value in ("True", "False"):
-            return frozenset({TRUE if node.value == "True" else FALSE})
-        return state.env.get(node.value, NOTHING)
+    def _eval_Name(self, node: ast.Name, state: State) -> frozenset:
+        return state.env.get(node.id, NOTHING)
 
-    def _eval_Integer(self, node: cst.Integer, state: State) -> frozenset:
-        return frozenset({ZERO}) if literal_int(node) == 0 else NOTHING
+    def _eval_Constant(self, node: ast.Constant, state: State) -> frozenset:
+        value = node.value
+        if value is True or value is False:
+            return frozenset({TRUE if value else FALSE})
+        return frozenset({ZERO}) if type(value) is int and value == 0 else NOTHING
 
-    def _eval_SimpleString(self, node: cst.SimpleString, state: State) -> frozenset:
-        return NOTHING
-
-    def _eval_Attribute(self, node: cst.Attribute, state: State) -> frozenset:
+    def _eval_Attribute(self, node: ast.Attribute, state: State) -> frozenset:
         key = self.self_key(node)
         if key:
             return state.env.get(key, NOTHING)
         found: set = set()
         for value in flatten(self.eval(node.value, state)):
             if isinstance(value, Sock):
-                attribute = node.attr.value
+                attribute = node.attr
                 if attribute in SERVING:  # `Thread(target=server.serve_forever)`: it will serve
                     self.served.add(value.sid)
                 # A server's port and address; anything else of a socket still stands for it (a bound method).
@@ -110,10 +108,9 @@ class Evaluator:
                           Addr(value.sid) if attribute == "server_address" else value)
         return frozenset(found)
 
-    def _eval_Subscript(self, node: cst.Subscript, state: State) -> frozenset:
+    def _eval_Subscript(self, node: ast.Subscript, state: State) -> frozenset:
         base = self.eval(node.value, state)
-        for element in node.slice:
-            self._children(element, state)
+        self.eval(node.slice, state)
         index = constant_index(node)
         found: set = set()
         for value in base:
@@ -126,52 +123,48 @@ class Evaluator:
                 found.add(value)
         return frozenset(found)
 
-    def _eval_Tuple(self, node: cst.Tuple | cst.List, state: State) -> frozenset:
-        items = tuple(self.eval(element.value, state) for element in node.elements)
-        if any(isinstance(element, cst.StarredElement) for element in node.elements):
+    def _eval_Tuple(self, node: ast.Tuple | ast.List, state: State) -> frozenset:
+        items = tuple(self.eval(_unstarred(element), state) for element in node.elts)
+        if any(isinstance(element, ast.Starred) for element in node.elts):
             return frozenset(v for item in items for v in item)
         return frozenset({Tup(items)})
 
     _eval_List = _eval_Tuple
 
-    def _eval_BinaryOperation(self, node: cst.BinaryOperation, state: State) -> frozenset:
+    def _eval_BinOp(self, node: ast.BinOp, state: State) -> frozenset:
         return numeric(self.eval(node.left, state) | self.eval(node.right, state))
 
-    def _eval_UnaryOperation(self, node: cst.UnaryOperation, state: State) -> frozenset:
-        values = self.eval(node.expression, state)
-        return NOTHING if isinstance(node.operator, cst.Not) else numeric(values)
+    def _eval_UnaryOp(self, node: ast.UnaryOp, state: State) -> frozenset:
+        values = self.eval(node.operand, state)
+        return NOTHING if isinstance(node.op, ast.Not) else numeric(values)
 
-    def _eval_Comparison(self, node: cst.Comparison, state: State) -> frozenset:
+    def _eval_Compare(self, node: ast.Compare, state: State) -> frozenset:
         self._children(node, state)
         return NOTHING
 
-    def _eval_IfExp(self, node: cst.IfExp, state: State) -> frozenset:
+    def _eval_IfExp(self, node: ast.IfExp, state: State) -> frozenset:
         self.eval(node.test, state)
         return self.eval(node.body, state) | self.eval(node.orelse, state)
 
-    def _eval_FormattedString(self, node: cst.FormattedString, state: State) -> frozenset:
+    def _eval_JoinedStr(self, node: ast.JoinedStr, state: State) -> frozenset:
         return numeric(self._children(node, state))
 
-    def _eval_ConcatenatedString(self, node: cst.ConcatenatedString, state: State) -> frozenset:
-        return numeric(self._children(node, state))
-
-    def _eval_Lambda(self, node: cst.Lambda, state: State) -> frozenset:
+    def _eval_Lambda(self, node: ast.Lambda, state: State) -> frozenset:
         """A callback that uses one of our sockets keeps it (`Thread(target=lambda: srv.serve_forever())`)."""
         captured: set = set()
         for name in names_in(node.body):
             captured |= {v for v in state.env.get(name, NOTHING) if isinstance(v, Sock)}
         return frozenset(captured)
 
-    def _eval_GeneratorExp(self, node: cst.GeneratorExp | cst.ListComp | cst.SetComp, state: State) -> frozenset:
+    def _eval_GeneratorExp(self, node: ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp,
+                           state: State) -> frozenset:
         """A comprehension is a scan: its targets are candidates (`next(p for p in range(a, b) if is_free(p))`)."""
         saved = dict(state.env)
-        clause = node.for_in
-        while clause is not None:
+        for clause in node.generators:
             self.assign(clause.target, self.elements(self.eval(clause.iter, state)), state, node)
             for condition in clause.ifs:
-                state.env = self.test(condition.test, state)[0].env  # the element is computed where it holds
-            clause = clause.inner_for_in
-        if isinstance(node, cst.DictComp):
+                state.env = self.test(condition, state)[0].env  # the element is computed where it holds
+        if isinstance(node, ast.DictComp):
             values = self.eval(node.key, state) | self.eval(node.value, state)
         else:
             values = self.eval(node.elt, state)
@@ -180,20 +173,22 @@ class Evaluator:
 
     _eval_ListComp = _eval_SetComp = _eval_DictComp = _eval_GeneratorExp
 
-    def _eval_Yield(self, node: cst.Yield, state: State) -> frozenset:
-        value = node.value.item if isinstance(node.value, cst.From) else node.value
+    def _eval_Yield(self, node: ast.Yield | ast.YieldFrom, state: State) -> frozenset:
+        value = node.value
         values = self.eval(value, state) if value is not None else NOTHING
         self.hold(values, state)
         for sid in numbers_in(values):
             self.check(state, sid, Escape(node, "yield"), at_exit=False)
         return NOTHING
 
-    def _eval_NamedExpr(self, node: cst.NamedExpr, state: State) -> frozenset:
+    _eval_YieldFrom = _eval_Yield
+
+    def _eval_NamedExpr(self, node: ast.NamedExpr, state: State) -> frozenset:
         values = self.eval(node.value, state)
         self.assign(node.target, values, state, node)
         return values
 
-    def test(self, node: cst.BaseExpression, state: State) -> tuple[State, State]:
+    def test(self, node: ast.expr, state: State) -> tuple[State, State]:
         """Evaluate a condition; the states where it holds and where it does not.
 
         A probe of a scanned candidate (`if is_free(port):`, `while in_use(port):`) links the
@@ -209,59 +204,59 @@ class Evaluator:
             (false if free_when_true else true).env[name] = before
         return true, false
 
-    def _probed(self, node: cst.BaseExpression) -> tuple[str, bool] | None:
+    def _probed(self, node: ast.expr) -> tuple[str, bool] | None:
         """(candidate name, whether a true test means free) when `node` is a probe call, maybe negated."""
         negated = False
-        while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            negated, node = not negated, node.expression
-        target = self.index.resolve(node.func, self.owner, self.self_name) if isinstance(node, cst.Call) else None
+        while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            negated, node = not negated, node.operand
+        target = self.index.resolve(node.func, self.owner, self.self_name) if isinstance(node, ast.Call) else None
         summary = self.index.summary(target[0]) if target is not None else None
         if summary is None:
             return None
-        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
         for k, free_when_true in summary.probe_polarity.items():
             name = summary.params[k] if k < len(summary.params) else ""
-            by_name = [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == name]
+            by_name = [keyword.value for keyword in node.keywords if keyword.arg is not None and keyword.arg == name]
             place = k - target[1]
             arg = by_name[0] if by_name else positional[place] if 0 <= place < len(positional) else None
-            if isinstance(arg, cst.Name):
-                return arg.value, free_when_true != negated
+            if isinstance(arg, ast.Name):
+                return arg.id, free_when_true != negated
         return None
 
     # -- assignments -----------------------------------------------------------
-    def assign(self, target: cst.BaseExpression, values: frozenset, state: State, node: cst.CSTNode) -> None:
-        if isinstance(target, cst.Name):
-            state.env[target.value] = values
-            if self.module_level or target.value in self.globals:
+    def assign(self, target: ast.expr, values: frozenset, state: State, node: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            state.env[target.id] = values
+            if self.module_level or target.id in self.globals:
                 self.store(values, state, node, target)
-        elif isinstance(target, cst.Attribute):
+        elif isinstance(target, ast.Attribute):
             key = self.self_key(target)
             if key:
                 state.env[key] = values
-                attribute = target.attr.value
+                attribute = target.attr
                 self.summary.self_stores[attribute] = self.summary.self_stores.get(attribute, NOTHING) | values
             else:
                 self.eval(target.value, state)
             self.store(values, state, node, target)
-        elif isinstance(target, cst.Subscript):
+        elif isinstance(target, ast.Subscript):
             self.eval(target.value, state)
             if not self.into_local(target.value, values, state):
                 self.store(values, state, node, target)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            count = len(target.elements)
-            for i, element in enumerate(target.elements):
-                self.assign(element.value, _unpacked(values, i, count), state, node)
-        elif isinstance(target, cst.StarredElement):
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            count = len(target.elts)
+            for i, element in enumerate(target.elts):
+                self.assign(_unstarred(element), _unpacked(values, i, count), state, node)
+        elif isinstance(target, ast.Starred):
             self.assign(target.value, values, state, node)
 
-    def into_local(self, container: cst.BaseExpression, values: frozenset, state: State) -> bool:
+    def into_local(self, container: ast.expr, values: frozenset, state: State) -> bool:
         """Put values into a local list or dict (`socks.append(sock)`): they live as long as it does."""
-        if not isinstance(container, cst.Name) or self.module_level or container.value in self.globals:
+        if not isinstance(container, ast.Name) or self.module_level or container.id in self.globals:
             return False
-        held = state.env.get(container.value)
+        held = state.env.get(container.id)
         if held is None or any(isinstance(v, Param) for v in held):
             return False
-        state.env[container.value] = held | frozenset(flatten(values))
+        state.env[container.id] = held | frozenset(flatten(values))
         return True
 
     def elements(self, values: frozenset) -> frozenset:
@@ -269,7 +264,7 @@ class Evaluator:
         found = frozenset(v for v in flatten(values) if isinstance(v, (Sock, Num, Addr)))
         return found or frozenset({CANDIDATE})
 
-    def store(self, values: frozenset, state: State, node: cst.CSTNode, target: cst.BaseExpression) -> None:
+    def store(self, values: frozenset, state: State, node: ast.AST, target: ast.expr) -> None:
         """Values put where they outlive the function: a socket is kept, a number is judged at exit."""
         self.hold(values, state)
         state.store(numbers_in(values), Escape(node, "store", target))
@@ -278,11 +273,11 @@ class Evaluator:
         state.hold(sockets_in(values))
         self.summary.param_holds |= {v.index for v in flatten(values) if isinstance(v, Param)}
 
-    def self_key(self, node: cst.BaseExpression) -> str:
+    def self_key(self, node: ast.expr) -> str:
         """`self.x` inside a method (with whatever the first parameter is called), else ""."""
-        if self.self_name and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
-                and node.value.value == self.self_name:
-            return f"self.{node.attr.value}"
+        if self.self_name and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == self.self_name:
+            return f"self.{node.attr}"
         return ""
 
     def port_kind(self, values: frozenset) -> Kind:
@@ -294,18 +289,21 @@ class Evaluator:
         return ("param", params[0]) if params else CHOSEN_PORT
 
     # -- calls -----------------------------------------------------------------
-    def _eval_Call(self, node: cst.Call, state: State) -> frozenset:
-        positional: list[tuple[cst.BaseExpression, frozenset]] = []
-        keywords: dict[str, tuple[cst.BaseExpression, frozenset]] = {}
+    def _eval_Call(self, node: ast.Call, state: State) -> frozenset:
+        positional: list[tuple[ast.expr, frozenset]] = []
+        keywords: dict[str, tuple[ast.expr, frozenset]] = {}
         extra: list[frozenset] = []
         for arg in node.args:
-            values = self.eval(arg.value, state)
-            if arg.keyword is not None:
-                keywords[arg.keyword.value] = (arg.value, values)
-            elif arg.star:
+            if isinstance(arg, ast.Starred):
+                extra.append(self.eval(arg.value, state))
+            else:
+                positional.append((arg, self.eval(arg, state)))
+        for keyword in node.keywords:
+            values = self.eval(keyword.value, state)
+            if keyword.arg is None:
                 extra.append(values)
             else:
-                positional.append((arg.value, values))
+                keywords[keyword.arg] = (keyword.value, values)
         arguments = [v for _, v in positional] + [v for _, v in keywords.values()] + extra
         func = node.func
         target = self.index.resolve(func, self.owner, self.self_name)
@@ -313,14 +311,14 @@ class Evaluator:
             helper, shift = target
             receiver = self.eval(func.value, state) if shift else NOTHING
             return self.call_helper(node, helper, shift, receiver, positional, keywords, state)
-        if isinstance(func, cst.Attribute):
+        if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value, state)
             done = self._socket_method(node, func, receiver, positional, keywords, state)
             if done is not None:
                 return done
-            name = func.attr.value
-        elif isinstance(func, cst.Name):
-            name = func.value
+            name = func.attr
+        elif isinstance(func, ast.Name):
+            name = func.id
         else:
             self.eval(func, state)
             name = ""
@@ -334,22 +332,22 @@ class Evaluator:
         if name in QUIET or dotted(func).startswith("logging."):
             return NOTHING
         everything = frozenset(v for values in arguments for v in values)
-        if name in STORING and isinstance(func, cst.Attribute):
+        if name in STORING and isinstance(func, ast.Attribute):
             if not self.into_local(func.value, everything, state):
                 self.store(everything, state, node, func.value)
             return NOTHING
         return self.pass_on(node, everything, state)
 
-    def pass_on(self, node: cst.Call, values: frozenset, state: State) -> frozenset:
+    def pass_on(self, node: ast.Call, values: frozenset, state: State) -> frozenset:
         """An unknown call keeps the sockets handed to it; a port handed to it after its release escapes."""
         self.hold(values, state)
         for sid in numbers_in(values):
             self.check(state, sid, Escape(node, "pass"), at_exit=False)
         return numeric(values)
 
-    def _socket_method(self, node: cst.Call, func: cst.Attribute, receiver: frozenset, positional: list,
+    def _socket_method(self, node: ast.Call, func: ast.Attribute, receiver: frozenset, positional: list,
                        keywords: dict, state: State) -> frozenset | None:
-        method = func.attr.value
+        method = func.attr
         key = self.self_key(func.value)
         if method == "bind" and len(positional) == 1 and not keywords:
             return self._bind(node, func.value, receiver, positional[0], state)
@@ -370,22 +368,22 @@ class Evaluator:
             self.summary.param_holds |= params
         return NOTHING
 
-    def _socket_params(self, receiver_node: cst.BaseExpression, receiver: frozenset) -> set[int]:
+    def _socket_params(self, receiver_node: ast.expr, receiver: frozenset) -> set[int]:
         """Parameters a socket method is called on (a helper's `sock.close()`); never `self`."""
-        is_self = isinstance(receiver_node, cst.Name) and receiver_node.value == self.self_name
+        is_self = isinstance(receiver_node, ast.Name) and receiver_node.id == self.self_name
         return set() if is_self else {v.index for v in receiver if isinstance(v, Param)}
 
-    def _bind(self, node: cst.Call, receiver_node: cst.BaseExpression, receiver: frozenset,
-              address: tuple[cst.BaseExpression, frozenset], state: State) -> frozenset:
+    def _bind(self, node: ast.Call, receiver_node: ast.expr, receiver: frozenset,
+              address: tuple[ast.expr, frozenset], state: State) -> frozenset:
         port_node, port = _port_of(*address)
         params = self._socket_params(receiver_node, receiver)
         sids = sockets_in(receiver) | {("param", i) for i in params}
         if port is None:  # not a (host, port) address: zmq's "tcp://*:5555", tkinter's bind("<Key>", ...)
-            if not sids or isinstance(address[0], (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            if not sids or is_string(address[0]):
                 return NOTHING
             port = NOTHING
         if not sids:
-            key = receiver_node.value if isinstance(receiver_node, cst.Name) else self.self_key(receiver_node)
+            key = receiver_node.id if isinstance(receiver_node, ast.Name) else self.self_key(receiver_node)
             if not key:
                 return NOTHING
             sids = {("new", node)}
@@ -397,11 +395,11 @@ class Evaluator:
             state.socks[sid] = state.sock(sid).bound(node, kind)
         for i in params:
             self.summary.param_binds.setdefault(i, set()).add(kind)
-        if kind == SCANNED_PORT and isinstance(port_node, cst.Name):
-            state.env[port_node.value] = frozenset(Num(sid) for sid in sids)  # the candidate is now this socket's port
+        if kind == SCANNED_PORT and isinstance(port_node, ast.Name):
+            state.env[port_node.id] = frozenset(Num(sid) for sid in sids)  # the candidate is now this socket's port
         return NOTHING
 
-    def _constructed(self, node: cst.Call, name: str, positional: list, keywords: dict,
+    def _constructed(self, node: ast.Call, name: str, positional: list, keywords: dict,
                      state: State) -> frozenset | None:
         """A new socket (`socket.socket()`), or a server bound by its constructor."""
         sid = ("new", node)
@@ -419,20 +417,20 @@ class Evaluator:
         self.hold(frozenset(v for _, values in [*positional, *keywords.values()] for v in values), state)
         kind = self.port_kind(port)
         state.socks[sid] = SockState().bound(node, kind)
-        if kind == SCANNED_PORT and isinstance(port_node, cst.Name):
-            state.env[port_node.value] = frozenset({Num(sid)})
+        if kind == SCANNED_PORT and isinstance(port_node, ast.Name):
+            state.env[port_node.id] = frozenset({Num(sid)})
         return frozenset({Sock(sid)})
 
-    def call_helper(self, node: cst.Call, helper: cst.FunctionDef, shift: int, receiver: frozenset,
-                    positional: list, keywords: dict, state: State) -> frozenset:
+    def call_helper(self, node: ast.Call, helper: ast.FunctionDef | ast.AsyncFunctionDef, shift: int,
+                    receiver: frozenset, positional: list, keywords: dict, state: State) -> frozenset:
         summary = self.index.summary(helper)
         everything = frozenset(v for _, values in [*positional, *keywords.values()] for v in values)
-        name = f"{helper.name.value}()"
+        name = f"{helper.name}()"
         if summary is None:  # recursion: the helper is being analysed already
             return self.pass_on(node, everything, state)
         for sid in numbers_in(everything):
             self.check(state, sid, Escape(node, "pass"), at_exit=False)
-        args: dict[int, tuple[cst.BaseExpression | None, frozenset]] = {0: (None, receiver)} if shift else {}
+        args: dict[int, tuple[ast.expr | None, frozenset]] = {0: (None, receiver)} if shift else {}
         args.update({i + shift: arg for i, arg in enumerate(positional)})
         args.update({summary.params.index(k): arg for k, arg in keywords.items() if k in summary.params})
         for i, default in summary.defaults.items():
@@ -442,12 +440,12 @@ class Evaluator:
         return call.result(state, name)
 
 
-def _port_of(node: cst.BaseExpression | None, values: frozenset) -> tuple[cst.BaseExpression | None, frozenset | None]:
+def _port_of(node: ast.expr | None, values: frozenset) -> tuple[ast.expr | None, frozenset | None]:
     """The port of a `(host, port)` address: its node when written in place, and its values."""
     tuples = [v for v in values if isinstance(v, Tup) and len(v.items) >= 2]
     if not tuples:
         return None, None
-    port_node = node.elements[1].value if isinstance(node, cst.Tuple) and len(node.elements) >= 2 else None
+    port_node = _unstarred(node.elts[1]) if isinstance(node, ast.Tuple) and len(node.elts) >= 2 else None
     return port_node, frozenset(v for t in tuples for v in t.items[1])
 
 
@@ -461,3 +459,8 @@ def _unpacked(values: frozenset, i: int, count: int) -> frozenset:
         else:
             found |= set(flatten([value]))
     return frozenset(found)
+
+
+def _unstarred(node: ast.expr) -> ast.expr:
+    """`x` for `*x`: an element of a tuple or list display (libcst's Element.value)."""
+    return node.value if isinstance(node, ast.Starred) else node

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
 
 from portlint.analysis.expressions import Evaluator
-from portlint.analysis.tree import literal_int, names_in
+from portlint.analysis.tree import FUNCTIONS, is_int, names_in
 from portlint.analysis.values import (
     CANDIDATE,
     CHOSEN_PORT,
@@ -37,6 +37,9 @@ from portlint.analysis.values import (
     sockets_in,
 )
 
+# Statements without statements inside (libcst's small statements).
+_SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
+           ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
 LOOP_ROUNDS = 2
 
@@ -44,7 +47,7 @@ LOOP_ROUNDS = 2
 @dataclass(frozen=True)
 class Violation:
     sid: Hashable
-    origin: cst.CSTNode  # the bind, or the call of the helper that bound or probed
+    origin: ast.AST  # the bind, or the call of the helper that bound or probed
     kind: Kind
     culprit: str  # the function that lets the port go, as shown in messages
     escape: Escape
@@ -81,28 +84,31 @@ class _Loop:
 class Flow(Evaluator):
     """One run over one function (or over a module's top-level code)."""
 
-    def __init__(self, index, node: cst.FunctionDef | cst.Module, name: str, owner: str = "") -> None:  # noqa: ANN001
+    def __init__(self, index, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, name: str,  # noqa: ANN001
+                 owner: str = "") -> None:
         super().__init__(index, owner)
         self.node = node
         self.name = name
-        self.module_level = isinstance(node, cst.Module)
+        self.module_level = isinstance(node, ast.Module)
         self.loops: list[_Loop] = []
         self.exits: list[Callable[[State], list[State]]] = []
         self.globals: set[str] = set()
         self.exit_states: list[tuple[frozenset, State]] = []
         self.summary = Summary()
-        if isinstance(node, cst.FunctionDef):
+        if isinstance(node, FUNCTIONS):
             self._read_params(node)
 
-    def _read_params(self, node: cst.FunctionDef) -> None:
-        params = node.params
-        ordered = [*params.posonly_params, *params.params, *params.kwonly_params]
-        self.summary.params = tuple(p.name.value for p in ordered)
-        for i, param in enumerate(ordered):
-            if isinstance(param.default, cst.Integer) and literal_int(param.default) == 0:
-                self.summary.defaults[i] = self.eval(param.default, State({}, {}))
+    def _read_params(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        ordered = [*positional, *args.kwonlyargs]
+        defaults = [None] * (len(positional) - len(args.defaults)) + [*args.defaults, *args.kw_defaults]
+        self.summary.params = tuple(p.arg for p in ordered)
+        for i, default in enumerate(defaults):
+            if is_int(default) and default.value == 0:
+                self.summary.defaults[i] = self.eval(default, State({}, {}))
         if self.owner and ordered and "staticmethod" not in decorator_names(node):
-            self.self_name = ordered[0].name.value
+            self.self_name = ordered[0].arg
 
     # -- the run ---------------------------------------------------------------
     def run(self, seeds: dict[str, frozenset] | None = None, seed_socks: dict | None = None) -> Summary:
@@ -110,13 +116,12 @@ class Flow(Evaluator):
         socks = {("param", i): SockState(held=True) for i in range(len(self.summary.params))}
         env.update(seeds or {})
         socks.update(seed_socks or {})
-        body = self.node.body if self.module_level else self.node.body.body
-        for state in self.exec_block(body, [State(env, socks)]):
+        for state in self.exec_block(self.node.body, [State(env, socks)]):
             self.finish(state, NOTHING, None)
         self._conclude()
         return self.summary
 
-    def finish(self, state: State, values: frozenset, node: cst.CSTNode | None) -> None:
+    def finish(self, state: State, values: frozenset, node: ast.AST | None) -> None:
         """The path leaves the function returning `values`: every number it let out is judged now."""
         for sid in numbers_in(values):
             self.check(state, sid, Escape(node, "return"), at_exit=True)
@@ -175,32 +180,32 @@ class Flow(Evaluator):
             self.summary.probe_polarity[k] = succeeded.pop()
 
     # -- statements ------------------------------------------------------------
-    def exec_block(self, statements: Sequence[cst.CSTNode], states: list[State]) -> list[State]:
+    def exec_block(self, statements: Sequence[ast.stmt], states: list[State]) -> list[State]:
         for statement in statements:
             if not states:
                 break
             states = _distinct(self.exec_statement(statement, states))
         return states
 
-    def exec_statement(self, node: cst.CSTNode, states: list[State]) -> list[State]:
-        if isinstance(node, cst.SimpleStatementLine):
-            for small in node.body:
-                states = [after for state in states for after in self.exec_small(small, state)]
-            return states
+    def exec_statement(self, node: ast.stmt, states: list[State]) -> list[State]:
         handler = getattr(self, f"_exec_{type(node).__name__}", None)
-        return handler(node, states) if handler else states
+        if handler is not None:
+            return handler(node, states)
+        if isinstance(node, _SIMPLE):
+            return [after for state in states for after in self.exec_small(node, state)]
+        return states
 
-    def _exec_If(self, node: cst.If, states: list[State]) -> list[State]:
+    def _exec_If(self, node: ast.If, states: list[State]) -> list[State]:
         split = [self.test(node.test, state) for state in states]
-        taken = self.exec_block(node.body.body, [yes for yes, _ in split])
+        taken = self.exec_block(node.body, [yes for yes, _ in split])
         otherwise = [no for _, no in split]
-        if isinstance(node.orelse, cst.If):
-            return taken + self._exec_If(node.orelse, otherwise)
-        if isinstance(node.orelse, cst.Else):
-            return taken + self.exec_block(node.orelse.body.body, otherwise)
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):  # elif
+            return taken + self._exec_If(node.orelse[0], otherwise)
+        if node.orelse:
+            return taken + self.exec_block(node.orelse, otherwise)
         return taken + otherwise
 
-    def _exec_For(self, node: cst.For, states: list[State]) -> list[State]:
+    def _exec_For(self, node: ast.For | ast.AsyncFor, states: list[State]) -> list[State]:
         elements = frozenset(v for state in states for v in self.elements(self.eval(node.iter, state)))
 
         def enter(state: State) -> tuple[State, State]:
@@ -209,11 +214,13 @@ class Flow(Evaluator):
 
         return self._loop(node, states, enter)
 
-    def _exec_While(self, node: cst.While, states: list[State]) -> list[State]:
-        forever = isinstance(node.test, cst.Name) and node.test.value == "True"
+    _exec_AsyncFor = _exec_For
+
+    def _exec_While(self, node: ast.While, states: list[State]) -> list[State]:
+        forever = isinstance(node.test, ast.Constant) and node.test.value is True
         return self._loop(node, states, lambda state: self.test(node.test, state), forever)
 
-    def _loop(self, node: cst.For | cst.While, states: list[State],
+    def _loop(self, node: ast.For | ast.AsyncFor | ast.While, states: list[State],
               enter: Callable[[State], tuple[State, State]], forever: bool = False) -> list[State]:
         """`enter` runs before each round and before leaving: the next target, or the test (true, false)."""
         frame = _Loop(len(self.exits))
@@ -226,45 +233,45 @@ class Flow(Evaluator):
                 done += [leaving for _, leaving in split]
             if round_ == LOOP_ROUNDS:
                 break
-            current = _distinct(self.exec_block(node.body.body, [into for into, _ in split]) + frame.continues)
+            current = _distinct(self.exec_block(node.body, [into for into, _ in split]) + frame.continues)
             frame.continues = []
         self.loops.pop()
-        if isinstance(node.orelse, cst.Else):
-            done = self.exec_block(node.orelse.body.body, _distinct(done))
+        if node.orelse:
+            done = self.exec_block(node.orelse, _distinct(done))
         return _distinct(done + frame.breaks)
 
-    def _exec_Try(self, node: cst.Try, states: list[State]) -> list[State]:
-        if node.finalbody is not None:
-            final = node.finalbody.body.body
+    def _exec_Try(self, node: ast.Try, states: list[State]) -> list[State]:
+        final = node.finalbody
+        if final:
             self.exits.append(lambda state: self.exec_block(final, [state]))
         raising: list[State] = []
         current = states
-        for statement in node.body.body:
+        for statement in node.body:
             raising += [s.copy() for s in current]  # an exception in this statement: its effects are lost
             current = _distinct(self.exec_statement(statement, current))
-        if node.orelse is not None:
-            current = self.exec_block(node.orelse.body.body, current)
+        if node.orelse:
+            current = self.exec_block(node.orelse, current)
         raising = _distinct(raising)
         for handler in node.handlers:
             if handler.type is not None:
                 for state in raising:
                     self.eval(handler.type, state)
-            current += self.exec_block(handler.body.body, [s.copy() for s in raising])
-        if node.finalbody is not None:
+            current += self.exec_block(handler.body, [s.copy() for s in raising])
+        if final:
             self.exits.pop()
-            current = self.exec_block(node.finalbody.body.body, _distinct(current))
+            current = self.exec_block(final, _distinct(current))
         return current
 
     _exec_TryStar = _exec_Try
 
-    def _exec_With(self, node: cst.With, states: list[State]) -> list[State]:
+    def _exec_With(self, node: ast.With | ast.AsyncWith, states: list[State]) -> list[State]:
         closed: set[Hashable] = set()
         for state in states:
             for item in node.items:
-                values = self.eval(item.item, state)
+                values = self.eval(item.context_expr, state)
                 closed |= sockets_in(values)
-                if item.asname is not None:
-                    self.assign(item.asname.name, values, state, node)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, values, state, node)
         release = Release(node, "with")
 
         def leave(state: State) -> list[State]:
@@ -272,73 +279,78 @@ class Flow(Evaluator):
             return [state]
 
         self.exits.append(leave)
-        after = self.exec_block(node.body.body, states)
+        after = self.exec_block(node.body, states)
         self.exits.pop()
         return [s for state in after for s in leave(state)]
 
-    def _exec_Match(self, node: cst.Match, states: list[State]) -> list[State]:
+    _exec_AsyncWith = _exec_With
+
+    def _exec_Match(self, node: ast.Match, states: list[State]) -> list[State]:
         for state in states:
             self.eval(node.subject, state)
         out = list(states)
         for case in node.cases:
-            out += self.exec_block(case.body.body, [s.copy() for s in states])
+            out += self.exec_block(case.body, [s.copy() for s in states])
         return out
 
-    def _exec_FunctionDef(self, node: cst.FunctionDef, states: list[State]) -> list[State]:
+    def _exec_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef, states: list[State]) -> list[State]:
         """A nested function that uses a socket of ours keeps it (a callback, a thread target)."""
         names = names_in(node.body)
         for state in states:
             captured = frozenset(v for name in names for v in state.env.get(name, NOTHING))
-            state.env[node.name.value] = captured
+            state.env[node.name] = captured
         return states
 
+    _exec_AsyncFunctionDef = _exec_FunctionDef
+
     # -- simple statements -----------------------------------------------------
-    def exec_small(self, node: cst.BaseSmallStatement, state: State) -> list[State]:
-        if isinstance(node, cst.Expr):
+    def exec_small(self, node: ast.stmt, state: State) -> list[State]:
+        if isinstance(node, ast.Expr):
             self.eval(node.value, state)
-        elif isinstance(node, cst.Assign):
+        elif isinstance(node, ast.Assign):
             values = self.eval(node.value, state)
             for target in node.targets:
-                self.assign(target.target, values, state, node)
-        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+                self.assign(target, values, state, node)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
             self.assign(node.target, self.eval(node.value, state), state, node)
-        elif isinstance(node, cst.AugAssign):
+        elif isinstance(node, ast.AugAssign):
             self._augment(node, state)
-        elif isinstance(node, cst.Return):
+        elif isinstance(node, ast.Return):
             return self._return(node, state)
-        elif isinstance(node, cst.Raise):
+        elif isinstance(node, ast.Raise):
             return []
-        elif isinstance(node, (cst.Break, cst.Continue)):
+        elif isinstance(node, (ast.Break, ast.Continue)):
             return self._jump(node, state)
-        elif isinstance(node, cst.Del):
-            self._delete(node.target, node, state)
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            self.globals |= {item.name.value for item in node.names}
-        elif isinstance(node, cst.Assert):
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                self._delete(target, node, state)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            self.globals |= set(node.names)
+        elif isinstance(node, ast.Assert):
             self.eval(node.test, state)
         return [state]
 
-    def _augment(self, node: cst.AugAssign, state: State) -> None:
+    def _augment(self, node: ast.AugAssign, state: State) -> None:
         values = self.eval(node.value, state)
-        if isinstance(node.target, cst.Name):
+        if isinstance(node.target, ast.Name):
             # A number changed inside a loop is a scan (`port += 1`); elsewhere it keeps what it was.
-            old = state.env.get(node.target.value, NOTHING)
-            state.env[node.target.value] = frozenset({CANDIDATE}) if self.loops or CANDIDATE in values else old
+            old = state.env.get(node.target.id, NOTHING)
+            state.env[node.target.id] = frozenset({CANDIDATE}) if self.loops or CANDIDATE in values else old
         else:
             self.eval(node.target, state)
 
-    def _return(self, node: cst.Return, state: State) -> list[State]:
+    def _return(self, node: ast.Return, state: State) -> list[State]:
         values = self.eval(node.value, state) if node.value is not None else NOTHING
         state.hold(sockets_in(values))
         for after in self.unwind(state, 0):
             self.finish(after, values, node)
         return []
 
-    def _jump(self, node: cst.Break | cst.Continue, state: State) -> list[State]:
+    def _jump(self, node: ast.Break | ast.Continue, state: State) -> list[State]:
         if not self.loops:
             return []
         frame = self.loops[-1]
-        target = frame.breaks if isinstance(node, cst.Break) else frame.continues
+        target = frame.breaks if isinstance(node, ast.Break) else frame.continues
         target += self.unwind(state, frame.depth)
         return []
 
@@ -352,12 +364,12 @@ class Flow(Evaluator):
         self.exits = saved
         return states
 
-    def _delete(self, target: cst.BaseExpression, node: cst.Del, state: State) -> None:
-        if isinstance(target, cst.Name):
-            state.release(sockets_in(state.env.pop(target.value, NOTHING)), Release(node, "del"))
-        elif isinstance(target, cst.Tuple):
-            for element in target.elements:
-                self._delete(element.value, node, state)
+    def _delete(self, target: ast.expr, node: ast.Delete, state: State) -> None:
+        if isinstance(target, ast.Name):
+            state.release(sockets_in(state.env.pop(target.id, NOTHING)), Release(node, "del"))
+        elif isinstance(target, ast.Tuple):
+            for element in target.elts:
+                self._delete(element, node, state)
 
 
 def _distinct(states: list[State]) -> list[State]:
@@ -371,14 +383,13 @@ def _is_param(sid: Hashable) -> bool:
     return isinstance(sid, tuple) and sid[0] == "param"
 
 
-def decorator_names(node: cst.FunctionDef) -> set[str]:
-    return {_decorator_name(d) for d in node.decorators}
+def decorator_names(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {_decorator_name(d) for d in node.decorator_list}
 
 
-def _decorator_name(decorator: cst.Decorator) -> str:
-    node = decorator.decorator
-    if isinstance(node, cst.Call):
+def _decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
         node = node.func
-    if isinstance(node, cst.Attribute):
-        return node.attr.value
-    return node.value if isinstance(node, cst.Name) else ""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""

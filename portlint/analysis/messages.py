@@ -1,41 +1,35 @@
 """Where a violation is reported, and what its message says."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import libcst as cst
+import ast
 
 from portlint.analysis.flow import Violation
-from portlint.analysis.tree import dotted
+from portlint.analysis.tree import Positions, dotted
 from portlint.analysis.values import SCANNED_PORT, ZERO_PORT, Escape, Release
-
-if TYPE_CHECKING:
-    from libcst.metadata import CodeRange
 
 TOCTOU_PROBE = "PL601"
 EPHEMERAL_FALLBACK = "PL602"
 _NEVER = 10**9
-_CODE = cst.Module([])  # renders a node back to source (`code_for_node`)
 
 
 def code_of(violation: Violation) -> str:
     return EPHEMERAL_FALLBACK if violation.kind == ZERO_PORT else TOCTOU_PROBE
 
 
-def anchor_of(violation: Violation) -> cst.CSTNode:
+def anchor_of(violation: Violation) -> ast.AST:
     """The bind (or the helper call it came from); the release when another method bound the socket."""
     return violation.release.node if violation.elsewhere else violation.origin
 
 
-def rank_of(violation: Violation, positions: dict[cst.CSTNode, CodeRange]) -> tuple[int, int]:
+def rank_of(violation: Violation) -> tuple[int, int]:
     """Among violations at one anchor, the message shows the earliest escape."""
     escape = violation.escape.node
     release = violation.release
-    return (positions[escape].start.line if escape is not None else _NEVER,
-            positions[release.node].start.line if release is not None else _NEVER)
+    return (escape.lineno if escape is not None else _NEVER,
+            release.node.lineno if release is not None else _NEVER)
 
 
-def message(violation: Violation, positions: dict[cst.CSTNode, CodeRange]) -> str:
+def message(violation: Violation, positions: Positions) -> str:
     text = _Text(positions)
     culprit = violation.culprit if violation.culprit == "module code" else f"{violation.culprit}()"
     port = {ZERO_PORT: "port 0", SCANNED_PORT: "a scanned port"}.get(violation.kind, "a chosen port")
@@ -60,10 +54,10 @@ def message(violation: Violation, positions: dict[cst.CSTNode, CodeRange]) -> st
 def _what(violation: Violation, port: str) -> str:
     origin = violation.origin
     release = violation.release
-    called = dotted(origin.func) if isinstance(origin, cst.Call) else ""
+    called = dotted(origin.func) if isinstance(origin, ast.Call) else ""
     if release is not None and release.how == "probe":
         return f"probes a scanned port with {release.helper} here"
-    if isinstance(origin, cst.Call) and isinstance(origin.func, cst.Attribute) and origin.func.attr.value == "bind":
+    if isinstance(origin, ast.Call) and isinstance(origin.func, ast.Attribute) and origin.func.attr == "bind":
         return f"binds {port} here"
     if called.endswith(("Server", "create_server", "start_server", "make_server")):
         return f"starts a server on {port} here"
@@ -71,17 +65,17 @@ def _what(violation: Violation, port: str) -> str:
 
 
 class _Text:
-    def __init__(self, positions: dict[cst.CSTNode, CodeRange]) -> None:
+    def __init__(self, positions: Positions) -> None:
         self.positions = positions
 
-    def line(self, node: cst.CSTNode) -> int:
-        return self.positions[node].start.line
+    def line(self, node: ast.AST) -> int:
+        return node.lineno
 
     def escape(self, escape: Escape) -> str:
         if escape.how == "store":
-            said = f"the port is stored in {_source(escape.target)}"
+            said = f"the port is stored in {self.source(escape.target)}"
         elif escape.how == "pass":
-            said = f"the port is passed to {_source(escape.node.func)}()"
+            said = f"the port is passed to {self.source(escape.node.func)}()"
         else:
             said = f"the port is {escape.how}ed"
         return said + (f" at line {self.line(escape.node)}" if escape.node is not None else "")
@@ -95,7 +89,7 @@ class _Text:
         escape_line = self.line(escape.node) if escape.node is not None else _NEVER
         if release.how == "with":
             closed = f"the `with` block of line {self.line(release.node)} closes the socket"
-            if escape_line > self.positions[release.node].end.line:
+            if escape_line > release.node.end_lineno:
                 return f"{closed}, then {escaped}"
             return f"{escaped} as {closed}"
         closer = {"helper": f"{release.helper} closes the socket", "del": "the socket is deleted"}.get(
@@ -105,7 +99,6 @@ class _Text:
             return f"{escaped}, then {closed}"
         return f"{closed}, then {escaped}"
 
-
-def _source(node: cst.CSTNode | None) -> str:
-    code = _CODE.code_for_node(node).strip() if node is not None else "a call"
-    return code if len(code) <= 40 else code[:37] + "..."
+    def source(self, node: ast.AST | None) -> str:
+        code = self.positions.source(node).strip() if node is not None else "a call"
+        return code if len(code) <= 40 else code[:37] + "..."

@@ -1,62 +1,68 @@
 """One module as the socket analysis sees it: its functions, classes and their summaries."""
 from __future__ import annotations
 
+import ast
 from collections.abc import Hashable
 
-import libcst as cst
-
 from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
-from portlint.analysis.tree import function_defs
+from portlint.analysis.tree import FUNCTIONS, children, function_defs
 from portlint.analysis.values import Num, Sock, SockState
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+_SOURCE = "<binds>"  # stands for a bind or a server constructor among the names a function uses
+_SERVERS = frozenset(("create_server", "start_server", "make_server"))
 
 
 class ModuleIndex:
     """Functions and methods by name; a summary of each, computed once, on demand."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: ast.Module) -> None:
         self.module = module
-        self.functions: dict[str, cst.FunctionDef] = {}
-        self.classes: dict[str, dict[str, cst.FunctionDef]] = {}
-        self.names: dict[cst.FunctionDef, tuple[str, str]] = {}  # node -> (qualified name, owning class)
-        self._summaries: dict[cst.FunctionDef, Summary | None] = {}
+        self.functions: dict[str, Function] = {}
+        self.classes: dict[str, dict[str, Function]] = {}
+        self.names: dict[Function, tuple[str, str]] = {}  # node -> (qualified name, owning class)
+        self._summaries: dict[Function, Summary | None] = {}
         for statement in module.body:
-            if isinstance(statement, cst.FunctionDef):
-                self.functions[statement.name.value] = statement
-                self.names[statement] = (statement.name.value, "")
-            elif isinstance(statement, cst.ClassDef):
-                methods = {s.name.value: s for s in statement.body.body if isinstance(s, cst.FunctionDef)}
-                self.classes[statement.name.value] = methods
+            if isinstance(statement, FUNCTIONS):
+                self.functions[statement.name] = statement
+                self.names[statement] = (statement.name, "")
+            elif isinstance(statement, ast.ClassDef):
+                methods = {s.name: s for s in statement.body if isinstance(s, FUNCTIONS)}
+                self.classes[statement.name] = methods
                 for name, method in methods.items():
-                    self.names[method] = (f"{statement.name.value}.{name}", statement.name.value)
+                    self.names[method] = (f"{statement.name}.{name}", statement.name)
         self.nested = [node for node in function_defs(module) if node not in self.names]
 
-    def resolve(self, func: cst.BaseExpression, owner: str, self_name: str) -> tuple[cst.FunctionDef, int] | None:
+    def resolve(self, func: ast.expr, owner: str, self_name: str) -> tuple[Function, int] | None:
         """The module's function a call reaches, and whether it gets an implicit first argument (`self`)."""
-        if isinstance(func, cst.Name):
-            found = self.functions.get(func.value)
+        if isinstance(func, ast.Name):
+            found = self.functions.get(func.id)
             return (found, 0) if found is not None else None
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             return None
-        receiver, name = func.value.value, func.attr.value
+        receiver, name = func.value.id, func.attr
         if owner and receiver == self_name:
             method = self.classes[owner].get(name)
             return (method, int("staticmethod" not in decorator_names(method))) if method is not None else None
         method = self.classes.get(receiver, {}).get(name)
         return (method, int("classmethod" in decorator_names(method))) if method is not None else None
 
-    def summary(self, node: cst.FunctionDef) -> Summary | None:
+    def summary(self, node: Function) -> Summary | None:
         if node in self._summaries:
             return self._summaries[node]  # None while it is being computed: a recursive call
         self._summaries[node] = None
-        name, owner = self.names.get(node, (node.name.value, ""))
+        name, owner = self.names.get(node, (node.name, ""))
         self._summaries[node] = summary = Flow(self, node, name, owner).run()
         return summary
 
     def violations(self) -> list[Violation]:
-        found = list(Flow(self, self.module, "module code").run().violations)
+        hot, module_hot = self._hot()
+        found = list(Flow(self, self.module, "module code").run().violations) if module_hot else []
         for node in [*self.functions.values(), *self.nested]:
-            found += self.summary(node).violations
-        for owner, methods in self.classes.items():
+            if node in hot:
+                found += self.summary(node).violations
+        for owner, all_methods in self.classes.items():
+            methods = {name: method for name, method in all_methods.items() if method in hot}
             kept = {name: self._kept_on_self(owner, name) for name in methods}
             for name, method in methods.items():
                 seeds: dict[str, frozenset] = {}
@@ -67,6 +73,28 @@ class ModuleIndex:
                         socks.update(other_socks)
                 found += Flow(self, method, f"{owner}.{name}", owner).run(seeds, socks).violations
         return found
+
+    def _hot(self) -> tuple[set[Function], bool]:
+        """The functions where a bound socket can appear, and whether the module's own code is one.
+
+        A bound socket needs a bind or a server constructor, a call of a function where one
+        appears, or an attribute of `self` such a method stores. Nothing else can report, so
+        the rest of a large module is never walked path by path (its summaries are still
+        computed when a hot function calls it: a helper that closes its parameter matters).
+        """
+        usage = _usage(self.module, {node for node, (_, owner) in self.names.items() if owner})
+        words = {_SOURCE}
+        hot: set[Function] = set()
+        grown = True
+        while grown:
+            grown = False
+            for node, (names, stored) in usage.items():
+                if node is not self.module and node not in hot and not names.isdisjoint(words):
+                    hot.add(node)
+                    words.add(node.name)
+                    words |= stored
+                    grown = True
+        return hot, not usage[self.module][0].isdisjoint(words)
 
     def _kept_on_self(self, owner: str, name: str) -> tuple[dict[str, frozenset], dict[Hashable, SockState]]:
         """Bound sockets a method keeps on `self`, and their ports, as the other methods will see them."""
@@ -84,3 +112,89 @@ class ModuleIndex:
                 seeds[f"self.{attribute}"] = frozenset(kept)
         return seeds, socks
 
+
+
+def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.AST, tuple[set[str], set[str]]]:
+    """For the module's own code and every function: the names it uses (`names_in`, with `_SOURCE`
+    when it binds) and the attributes it stores on its first parameter, in one walk of the tree.
+
+    A function's names include those of the functions nested in it; the module's own code
+    leaves out the bodies of its top-level functions and classes.
+    """
+    usage: dict[ast.AST, tuple[set[str], set[str]]] = {module: (set(), set())}
+    firsts: dict[ast.AST, str] = {}
+    stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(statement, () if isinstance(
+        statement, (*FUNCTIONS, ast.ClassDef)) else (module,)) for statement in module.body]
+    while stack:
+        node, owners = stack.pop()
+        if isinstance(node, FUNCTIONS):
+            args = [*node.args.posonlyargs, *node.args.args]
+            firsts[node] = args[0].arg if args else ""
+            usage[node] = ({node.name}, set())
+            for owner in owners:
+                usage[owner][0].add(node.name)
+            owners = (*owners, node)
+        for name in _names_of(node):
+            for owner in owners:
+                usage[owner][0].add(name)
+        if isinstance(node, ast.Call):
+            for owner in owners:
+                if _binds(node, firsts.get(owner, "") if owner in methods else ""):
+                    usage[owner][0].add(_SOURCE)
+        for target in _targets(node):
+            for part in ast.walk(target):
+                if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name):
+                    for owner in owners:
+                        if part.value.id == firsts.get(owner):
+                            usage[owner][1].add(part.attr)
+        stack.extend((child, owners) for child in children(node))
+    return usage
+
+
+def _names_of(node: ast.AST) -> tuple[str, ...]:
+    """The identifiers one node contributes to `names_in` (not those of its children)."""
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, ast.Attribute):
+        return (node.attr,)
+    if isinstance(node, ast.keyword):
+        return (node.arg,) if node.arg else ()
+    if isinstance(node, ast.ExceptHandler):
+        return (node.name,) if node.name else ()
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, ast.ClassDef):
+        return (node.name,)
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return tuple(node.names)
+    return ()
+
+
+def _targets(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [item.optional_vars for item in node.items if item.optional_vars is not None]
+    return []
+
+
+def _binds(call: ast.Call, first: str) -> bool:
+    """A call the analysis can take for a bind: `x.bind(address)`, or a server constructed on an address.
+
+    A server's address must be able to hold a `(host, port)` tuple: a display, a variable, a call,
+    an item, or an attribute of a method's first parameter `first` (`config.server` cannot).
+    """
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    positional = [arg for arg in call.args if not isinstance(arg, ast.Starred)]
+    if name == "bind" and isinstance(func, ast.Attribute):
+        return len(positional) == 1 and not call.keywords
+    if name in _SERVERS:
+        return True
+    if name.endswith("Server") and positional:
+        address = positional[0]
+        return isinstance(address, (ast.Tuple, ast.Name, ast.Call, ast.Subscript, ast.IfExp, ast.NamedExpr)) or \
+            isinstance(address, ast.Attribute) and isinstance(address.value, ast.Name) and address.value.id == first
+    return False

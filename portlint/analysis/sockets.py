@@ -1,7 +1,7 @@
 """Sockets released before their port is used: the analysis behind PL601 and PL602.
 
-`findings(data)` reads one Python file (parsed with libcst, never imported or
-run) and returns where a function binds a socket to a port (or to 0), lets the
+`findings(data, tree)` reads one Python file (the stdlib `ast` tree the Python
+extractor already built; the file is never imported or run) and returns where a function binds a socket to a port (or to 0), lets the
 socket go — `close()`, the end of a `with` block, `contextlib.closing`, `del`,
 or simply going out of scope — and still hands the port number on: returns it,
 stores it (an attribute, a global, a container, `os.environ`) or passes it to a
@@ -19,17 +19,20 @@ came from, else (a socket kept on `self` by another method) at the release.
 """
 from __future__ import annotations
 
+import ast
 import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 from portlint.model import Layout
 from portlint.problem import Problem
 
-# Only a file that can bind is worth a concrete tree: `.bind(`, or a server constructor.
+# A file worth the analysis binds: `.bind(`, or a server constructor ...
 _BINDS = re.compile(rb"\.bind\s*\(|create_server|start_server|make_server|Server\s*\(")
+# ... and a port number can leave it: read back from the socket, or the port bound is not a literal.
+_READ_BACK = re.compile(rb"getsockname|server_port|server_address")
+_SERVERS = ("create_server", "start_server", "make_server")
 
 
 @dataclass(frozen=True)
@@ -42,46 +45,78 @@ class Finding:
     message: str
 
 
-def of_code(data: bytes, code: str) -> Iterator[Finding]:
-    return (finding for finding in findings(data) if finding.code == code)
+def uses_sockets(data: bytes) -> bool:
+    """Python that may probe ports: socket code that binds (the bytes test before any parse)."""
+    return b"socket" in data and _BINDS.search(data) is not None
 
 
 def problems(layout: Layout, code: str) -> Iterator[Problem]:
-    """PL601's or PL602's problems over the socket-using files of the layout."""
+    """PL601's or PL602's problems: the findings the extraction of each socket-using file computed once."""
     for code_file in layout.code_files:
-        for found in of_code(code_file.data, code):
-            yield Problem(code_file.path, found.line, found.column, code, found.message, None,
-                          found.end_line, found.end_column)
+        for found in code_file.sockets:
+            if found.code == code:
+                yield Problem(code_file.path, found.line, found.column, code, found.message, None,
+                              found.end_line, found.end_column)
 
 
-@lru_cache(maxsize=64)  # PL601 and PL602 read the same files one after the other
-def findings(data: bytes) -> tuple[Finding, ...]:
+def findings(data: bytes, tree: ast.Module | None = None) -> tuple[Finding, ...]:
+    """Every PL601/PL602 finding of one file; `tree` is its `ast.parse(data)` when the caller has it."""
     if not _BINDS.search(data):
         return ()
-    with warnings.catch_warnings():  # libcst imports a metadata provider built on a deprecated mypy_extensions API
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import libcst as cst  # only files that can bind pay for libcst
-
-    try:
-        module = cst.parse_module(data)
-    except (cst.ParserSyntaxError, UnicodeDecodeError, RecursionError):
-        return ()  # the Python extractor reports files that do not parse (PL001)
+    if tree is None:
+        try:
+            with warnings.catch_warnings():  # `"\d"`: the file's business, not portlint's output
+                warnings.simplefilter("ignore")
+                tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ()  # the Python extractor reports files that do not parse (PL001)
+    if not (_READ_BACK.search(data) or _binds_a_variable(tree)):
+        return ()  # every bind is to a literal port and nothing reads a port back: no number can leave
     from portlint.analysis.module import ModuleIndex
 
-    violations = ModuleIndex(module).violations()
-    return _report(module, violations) if violations else ()
+    try:
+        violations = ModuleIndex(tree).violations()
+    except RecursionError:  # absurdly nested expressions
+        return ()
+    return _report(data, violations) if violations else ()
 
 
-def _report(module, violations: list) -> tuple[Finding, ...]:  # noqa: ANN001
-    from libcst.metadata import MetadataWrapper, PositionProvider
+def _binds_a_variable(tree: ast.Module) -> bool:
+    """A bind or server constructor whose port is not written as a literal (a candidate, a parameter)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name == "bind" and isinstance(func, ast.Attribute) or name.endswith("Server"):
+            ports = [_port_in(node.args[0])] if node.args else []
+        elif name in _SERVERS:
+            place = 1 if name == "make_server" else 2  # make_server(host, port, app); (factory, host, port)
+            ports = [_port_in(node.args[0])] if node.args else []
+            ports += [k.value for k in node.keywords if k.arg == "port"] + node.args[place:place + 1]
+        else:
+            continue
+        if any(not isinstance(port, ast.Constant) for port in ports):
+            return True
+    return False
 
+
+def _port_in(address: ast.expr) -> ast.expr:
+    """The port of an address written as a `(host, port)` display; the address itself otherwise."""
+    if isinstance(address, ast.Tuple) and len(address.elts) >= 2:
+        return address.elts[1]
+    return address
+
+
+def _report(data: bytes, violations: list) -> tuple[Finding, ...]:  # noqa: ANN001
     from portlint.analysis.messages import anchor_of, code_of, message, rank_of
+    from portlint.analysis.tree import Positions
 
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = Positions(data)
     chosen: dict[tuple[object, str], object] = {}
     for violation in violations:
         key = (anchor_of(violation), code_of(violation))
-        if key not in chosen or rank_of(violation, positions) < rank_of(chosen[key], positions):
+        if key not in chosen or rank_of(violation) < rank_of(chosen[key]):
             chosen[key] = violation
     found = []
     for (anchor, code), violation in chosen.items():

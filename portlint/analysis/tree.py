@@ -1,88 +1,132 @@
-"""Cheap walks over a libcst tree.
+"""Cheap walks over a stdlib `ast` tree, and where a node sits in characters.
 
-`CSTNode.children` and visitors rebuild every node they pass (libcst's
-visit-and-replace); reading the dataclass fields directly is about ten times
-faster, which matters on the large test modules that use sockets.
+The analysis runs on the tree the Python extractor already built: no second
+parse, no concrete syntax tree (PL601/PL602 have no autofix that would need
+one), and positions come with every node.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import fields
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
-import libcst as cst
-
-_SKIPPED = ("whitespace", "lpar", "rpar", "comma", "semicolon", "colon", "leading_lines", "lines_after_decorators",
-            "header", "footer", "operator", "equal", "star", "dot", "lbracket", "rbracket", "lbrace", "rbrace",
-            "newline", "indent", "trailing_whitespace", "empty_lines")
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+_SKIPPED_FIELDS = frozenset(("ctx", "type_comment"))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
-# Statements and the parts of statements that hold statements.
-_BLOCKS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.ExceptHandler, cst.ExceptStarHandler, cst.Else,
-           cst.Finally, cst.MatchCase)
 
-
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def children(node: ast.AST) -> Iterator[ast.AST]:
+    """The child nodes (no expression contexts), in field order."""
     names = _FIELDS.get(type(node))
     if names is None:
-        names = _FIELDS[type(node)] = tuple(f.name for f in fields(node) if not f.name.startswith(_SKIPPED))
+        names = _FIELDS[type(node)] = tuple(f for f in node._fields if f not in _SKIPPED_FIELDS)
     for name in names:
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
             yield value
-        elif isinstance(value, (tuple, list)):
-            yield from (item for item in value if isinstance(item, cst.CSTNode))
+        elif isinstance(value, list):
+            yield from (item for item in value if isinstance(item, ast.AST))
 
 
-def names_in(node: cst.CSTNode) -> set[str]:
-    """Every identifier used under `node`."""
+def names_in(nodes: ast.AST | Iterable[ast.AST]) -> set[str]:
+    """Every identifier used under the nodes: names, attribute names, keywords, parameters, definitions."""
     found: set[str] = set()
-    stack = [node]
+    stack = [nodes] if isinstance(nodes, ast.AST) else list(nodes)
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        else:
-            stack.extend(children(current))
+        if isinstance(current, ast.Name):
+            found.add(current.id)
+            continue
+        if isinstance(current, ast.Attribute):
+            found.add(current.attr)
+        elif isinstance(current, ast.keyword) and current.arg:
+            found.add(current.arg)
+        elif isinstance(current, ast.ExceptHandler) and current.name:
+            found.add(current.name)
+        elif isinstance(current, ast.arg):
+            found.add(current.arg)
+        elif isinstance(current, (*FUNCTIONS, ast.ClassDef)):
+            found.add(current.name)
+        elif isinstance(current, (ast.Global, ast.Nonlocal)):
+            found.update(current.names)
+        stack.extend(children(current))
     return found
 
 
-def function_defs(node: cst.CSTNode) -> Iterator[cst.FunctionDef]:
+def function_defs(node: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
     """Every function defined under `node`, at any depth of statements."""
-    for child in children(node):
-        if isinstance(child, cst.FunctionDef):
-            yield child
-        if isinstance(child, _BLOCKS):
+    for name in _STATEMENT_LISTS:
+        for child in getattr(node, name, ()) or ():
+            if isinstance(child, FUNCTIONS):
+                yield child
             yield from function_defs(child)
 
 
-def constant_index(node: cst.Subscript) -> int | None:
-    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-        return None
-    value = node.slice[0].slice.value
-    if isinstance(value, cst.Integer):
-        return literal_int(value)
-    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus) \
-            and isinstance(value.expression, cst.Integer):
-        number = literal_int(value.expression)
-        return -number if number is not None else None
+def constant_index(node: ast.Subscript) -> int | None:
+    value = node.slice
+    if is_int(value):
+        return value.value
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and is_int(value.operand):
+        return -value.operand.value
     return None
 
 
-def dotted(node: cst.BaseExpression) -> str:
+def is_int(node: ast.AST | None) -> bool:
+    """An integer literal (`True` and `False` are names, not integers)."""
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def is_string(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
+
+
+def dotted(node: ast.AST) -> str:
     """`subprocess.Popen` for a chain of names, "" for anything else."""
     parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if not isinstance(node, ast.Name):
         return ""
-    parts.append(node.value)
+    parts.append(node.id)
     return ".".join(reversed(parts))
 
 
-def literal_int(node: cst.Integer) -> int | None:
-    digits = node.value.replace("_", "")
-    try:
-        return int(digits, 0)
-    except ValueError:  # "00": a valid literal that int() refuses with base 0
-        return 0 if digits.strip("0") == "" else None
+@dataclass(frozen=True)
+class Point:
+    line: int  # 1-based
+    column: int  # 0-based, in characters
+
+
+@dataclass(frozen=True)
+class Span:
+    start: Point
+    end: Point
+
+
+class Positions:
+    """`positions[node]`: where a node starts and ends, in characters (ast counts UTF-8 bytes).
+
+    Only the few nodes a finding shows are looked up, so lines are decoded on demand.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self.lines = data.splitlines(keepends=True)
+        if self.lines and self.lines[0].startswith(b"\xef\xbb\xbf"):
+            self.lines[0] = self.lines[0][3:]  # ast counts from after the BOM
+
+    def __getitem__(self, node: ast.AST) -> Span:
+        return Span(self._point(node.lineno, node.col_offset), self._point(node.end_lineno, node.end_col_offset))
+
+    def _point(self, line: int, offset: int) -> Point:
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
+        return Point(line, len(text[:offset].decode("utf-8", "replace")))
+
+    def source(self, node: ast.AST) -> str:
+        """The node's source text as written."""
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self.lines[first][node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+        parts = [self.lines[first][node.col_offset:], *self.lines[first + 1:last], self.lines[last][:node.end_col_offset]]
+        return b"".join(parts).decode("utf-8", "replace")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import libcst as cst
+    import ast
 
 # Kinds of port a socket was bound to; ("param", k) inside a helper: its k-th parameter.
 ZERO_PORT = "zero"
@@ -67,7 +67,7 @@ NOTHING: frozenset = frozenset()
 class Release:
     """How a socket was let go: `close`, `with`, `helper` (closed by a function of the module), `probe`, `del`."""
 
-    node: cst.CSTNode
+    node: ast.AST
     how: str
     helper: str = ""
 
@@ -76,9 +76,9 @@ class Release:
 class Escape:
     """How a port number left the function: `return`, `store`, `pass` (to a call) or `yield`."""
 
-    node: cst.CSTNode | None  # None: the end of the function
+    node: ast.AST | None  # None: the end of the function
     how: str
-    target: cst.BaseExpression | None = None  # where a stored number went
+    target: ast.expr | None = None  # where a stored number went
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class SockState:
         """Still open after the function returns."""
         return self.held and self.released is None
 
-    def bound(self, origin: cst.CSTNode | None, kind: Kind) -> SockState:
+    def bound(self, origin: ast.AST | None, kind: Kind) -> SockState:
         return replace(self, binds=frozenset({(origin, kind)}), released=None)
 
 

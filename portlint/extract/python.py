@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 
+from portlint.analysis import sockets
 from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
@@ -45,7 +46,12 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     finder = _SiteFinder(source, names)
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
-    return Extraction((*finder.sites, *doc_sites), suppressions)
+    return Extraction((*finder.sites, *doc_sites), suppressions, sockets=_socket_findings(source.data, tree))
+
+
+def _socket_findings(data: bytes, tree: ast.Module) -> tuple:
+    """PL601/PL602's findings, from the tree just built: the socket analysis never parses again."""
+    return sockets.findings(data, tree) if sockets.uses_sockets(data) else ()
 
 
 def dotted(node: ast.AST) -> str:
