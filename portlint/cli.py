@@ -336,6 +336,7 @@ def host(path: Path | None, config_args: tuple[str, ...], proc_root: Path) -> in
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and exit 2, never a traceback."""
     from portlint.config import ConfigError
+    from portlint.discover import TooManyFiles
 
     try:
         code = cli.main(args=argv, prog_name="portlint", standalone_mode=False)
@@ -347,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as error:
         click.echo(f"portlint: error: {_one_line(error)}", err=True)
         return EXIT_ERROR
-    except ConfigError as error:
+    except (ConfigError, TooManyFiles) as error:
         from portlint.report import printable  # a config's keys may carry anything
 
         click.echo(f"portlint: error: {printable(str(error))}", err=True)

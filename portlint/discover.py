@@ -21,9 +21,20 @@ MAX_BYTES = 2 * 1024 * 1024
 # what installs, builds and caches put in a work tree is someone else's code.
 DEFAULT_EXCLUDE = (
     ".git/", ".venv/", "venv/", "node_modules/", ".tox/", ".nox/", "__pycache__/",
-    "build/", "dist/", "site-packages/", "*.egg-info/",
+    "build/", "dist/", "site-packages/", "dist-packages/", "*.egg-info/",
 )
-NOT_IN_GIT = "not in a git work tree: walked the folder, honouring .gitignore files and the default excludes"
+NOT_IN_GIT = (
+    "not in a git work tree: walked the folder, honouring .gitignore files and the default excludes, "
+    "entering no git repository inside it"
+)
+# Outside git nothing says where a project ends: past this many files that may be checked
+# (a known suffix, or none: a script) the walk stops with an error instead of reading a
+# whole disk (`portlint` at / or in $HOME).
+MAX_WALKED = 20_000
+
+
+class TooManyFiles(Exception):
+    """The walk outside git passed MAX_WALKED files."""
 
 _KINDS = {
     ".yaml": "yaml", ".yml": "yaml",
@@ -148,6 +159,7 @@ def _walk(root: Path) -> Iterator[str]:
     except OSError:
         return
     rules: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {".": []}
+    walked = 0
     for directory, subdirs, files in os.walk(root):
         relative = os.path.relpath(directory, root).replace(os.sep, "/")
         active = rules.pop(relative, [])
@@ -170,11 +182,19 @@ def _walk(root: Path) -> Iterator[str]:
             full = os.path.join(directory, name)
             if ignored(name, True) or os.path.islink(full) or _other_device(full, device):
                 continue
+            if os.path.lexists(os.path.join(full, ".git")):
+                continue  # another repository: its ports are its own (run portlint in it)
             kept.append(name)
             rules[name if relative == "." else f"{relative}/{name}"] = active
         subdirs[:] = kept
         for name in files:
             if not ignored(name, False):
+                walked += 1 if not os.path.splitext(name)[1] or os.path.splitext(name)[1].lower() in _KINDS else 0
+                if walked > MAX_WALKED:
+                    raise TooManyFiles(
+                        f"{root}: more than {MAX_WALKED} files to check outside a git work tree; "
+                        "run portlint in a repository or a smaller folder"
+                    )
                 yield name if relative == "." else f"{relative}/{name}"
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 LAYOUT = "bands:\n  web:\n    port: 8080\n    sites: [web.port]\n"
-EXCLUDED = "always excluded: .git/ .venv/ venv/ node_modules/ .tox/ .nox/ __pycache__/ build/ dist/ site-packages/ *.egg-info/"
-NOT_IN_GIT = "portlint: not in a git work tree: walked the folder, honouring .gitignore files and the default excludes\n"
+EXCLUDED = "always excluded: .git/ .venv/ venv/ node_modules/ .tox/ .nox/ __pycache__/ build/ dist/ site-packages/ dist-packages/ *.egg-info/"
+NOT_IN_GIT = "portlint: not in a git work tree: walked the folder, honouring .gitignore files and the default excludes, entering no git repository inside it\n"
 
 
 def portlint(cwd: Path, *args: str) -> tuple[int, str, str]:
@@ -279,3 +279,29 @@ def test_help_prints_the_help_of_portlint_and_of_a_command(repo: Path) -> None:
     code, out, err = portlint(repo, "help", "check")
     assert (code, err) == (0, "") and out == portlint(repo, "check", "--help")[1]
     assert out.startswith("Usage: portlint check [OPTIONS] [PATHS]...\n") and "--show-settings" in out
+
+
+def test_outside_git_the_walk_enters_no_repository_inside_the_folder(tmp_path: Path) -> None:
+    root = tmp_path / "folder"
+    write(root / ".portlint.yaml", LAYOUT)
+    write(root / "a.yaml", "web:\n  port: 8081\n")
+    subprocess.run(["git", "init", "-q", str(root / "other-repo")], check=True)
+    write(root / "other-repo" / "b.yaml", "web:\n  port: 8082\n")
+    assert portlint(root, "--show-files") == (0, "yaml     a.yaml\n", NOT_IN_GIT)
+
+
+def test_a_walk_past_the_file_limit_stops_with_one_line(tmp_path: Path) -> None:
+    root = tmp_path / "big"
+    for index in range(5):
+        write(root / f"f{index}.yaml", "x: 1\n")
+    write(root / "notes.txt", "not a file portlint checks: not counted\n")
+    script = ("import sys; from portlint import discover; discover.MAX_WALKED = 4; "
+              "from portlint.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", (
+        f"portlint: error: {root}: more than 4 files to check outside a git work tree; "
+        "run portlint in a repository or a smaller folder\n"
+    ))
+    (root / "f4.yaml").unlink()
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "All checks passed!\n")
