@@ -291,17 +291,24 @@ def rule(code: str | None, show_all: bool) -> int:
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the picture as SVG.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the picture as HTML.")
 @click.option("--width", type=click.IntRange(60, 400), default=100, show_default=True, help="Columns of the picture.")
-def map_command(path: Path | None, config_args: tuple[str, ...], svg_path: Path | None, html_path: Path | None,
-                width: int) -> int:
+@click.option("--theme", type=click.Choice(["dark", "light"]), default="dark", show_default=True,
+              help="Colours of the picture.")
+@click.option("--no-problems", is_flag=True, help="Leave the problem list out (a figure for a document).")
+def map_command(  # noqa: PLR0913
+    path: Path | None, config_args: tuple[str, ...], svg_path: Path | None, html_path: Path | None,
+    width: int, theme: str, no_problems: bool,
+) -> int:
     """Draw the layout: bands, sites, the floor, and every overlap and violation."""
     from portlint import layoutmap  # imports rich: only this command pays for it
 
     start = path or Path.cwd()
-    lines = layoutmap.draw(start, config_args, width)
-    for target, export in ((svg_path, layoutmap.to_svg), (html_path, layoutmap.to_html)):
+    lines = layoutmap.draw(start, config_args, width, theme, problems=not no_problems)
+    exports = ((svg_path, lambda: layoutmap.to_svg(lines, width, theme=theme)),
+               (html_path, lambda: layoutmap.to_html(lines, width, theme=theme)))
+    for target, export in exports:
         if target is not None:
             try:
-                target.write_text(export(lines, width), encoding="utf-8")
+                target.write_text(export(), encoding="utf-8")
             except OSError as error:
                 raise click.FileError(str(target), error.strerror or str(error)) from None
     if svg_path is None and html_path is None:

@@ -173,3 +173,66 @@ def test_the_readme_shows_the_terminal_picture_of_today(in_root: Path) -> None:
     block = readme.split("`portlint map fixtures/demo` prints", 1)[1].split("```", 2)[1]
     shown = block.split("\n", 1)[1].strip("\n")  # after the block's info string
     assert shown == _text(Path("fixtures/demo")).strip("\n"), "regenerate the README block with portlint map fixtures/demo"
+
+
+# -- the map as a figure (issue 12, item 7) ------------------------------------------------------
+
+
+def _svg(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "portlint", "map", *args, "--svg", "/dev/stdout"],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_the_svg_relies_on_no_space_and_every_text_sits_at_its_column() -> None:
+    svg = _svg("fixtures/demo")
+    root = ET.fromstring(svg)
+    texts = [t for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts and "\u00a0" not in svg  # librsvg drops leading no-break spaces
+    assert all(t.text and t.text == t.text.strip() for t in texts)
+    columns = {round((float(t.get("x")) - 16) / 8.4, 6) for t in texts}
+    assert all(c == int(c) for c in columns)  # on the character grid
+    words = [t.text for t in texts]
+    assert words[:2] == ["portlint", "map"]  # the title's words stay apart
+
+
+def test_no_problems_leaves_the_list_out() -> None:
+    with_list, without = _svg("fixtures/demo"), _svg("fixtures/demo", "--no-problems")
+    assert ">Problems<" in with_list and ">Problems<" not in without
+    assert "drifted" in with_list and "drifted" not in without
+    assert ">ray-dashboard<" in without
+
+
+def test_themes_differ_in_background_and_zones() -> None:
+    dark, light = _svg("fixtures/demo"), _svg("fixtures/demo", "--theme", "light")
+    background = '<rect width="100%" height="100%" fill="{}"/>'
+    assert background.format("#292929") in dark and background.format("#ffffff") in light
+    assert 'fill="#4a2020"' in dark and 'fill="#f6d8d8"' in light  # the ephemeral zone
+    assert 'fill="#4a2020"' not in light and 'fill="#f6d8d8"' not in dark
+
+
+def test_distinct_names_are_never_cut_to_the_same_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = [f"generation-server-port-range-{end}" for end in ("low-a", "low-b", "high-a")] + ["ray-dashboard-agent-grpc"]
+    config = "bands:\n" + "".join(f"  {name}:\n    port: {2000 + i}\n" for i, name in enumerate(names))
+    (tmp_path / ".portlint.yaml").write_text(config)
+    monkeypatch.chdir(tmp_path)
+    text = _text(Path("."))
+    shown = [line.split()[0] for line in text.splitlines() if "▕" in line and not line.lstrip().startswith("▕")]
+    assert len(shown) == 4 and len(set(shown)) == 4, shown
+    assert all(len(label) <= 20 for label in shown)
+    for label in shown:  # each reads as its own name: its start and its end
+        head, _, tail = label.partition("…")
+        assert sum(name.startswith(head) and name.endswith(tail) for name in names) == 1, label
+
+
+def test_the_axis_names_every_band_edge(in_root: Path) -> None:
+    text = _text(Path("fixtures/demo"))
+    ticks = " ".join(text.split("▕", 1)[0].splitlines()[3:]).split()
+    labels = {word.strip("│") for word in ticks}
+    found = survey(DEMO)
+    starts = {band.low for band in found.layout.bands}
+    for band in found.layout.bands:
+        assert str(band.low) in labels, band.name
+        if band.high not in starts and band.high + 1 not in starts:
+            assert str(band.high) in labels, band.name
+    assert {"1024", "9000", "65535"} <= labels
