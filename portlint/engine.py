@@ -15,7 +15,7 @@ from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
 from portlint.extract import Extraction, Suppression
-from portlint.analysis import sockets
+from portlint import analysis
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
@@ -363,8 +363,8 @@ def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
 
 
 def _uses_sockets(kind: str, data: bytes) -> bool:
-    """Python that may probe ports (socket code that binds: PL601/PL602), whatever its names say."""
-    return kind == "python" and sockets.uses_sockets(data)
+    """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
+    return kind == "python" and analysis.worth_reading(data)
 
 
 def _matches_any(code: str, prefixes: Iterable[str]) -> bool:

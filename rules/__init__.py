@@ -21,6 +21,7 @@ from portlint.rules import (
     invalid_port,
     layout_drift,
     parse_error,
+    per_cell_rendezvous,
     privileged_port,
     site_overlap,
     toctou_probe,
@@ -47,6 +48,7 @@ ALL: tuple[ModuleType, ...] = (
     toctou_probe,
     ephemeral_fallback,
     implicit_tool_default,
+    per_cell_rendezvous,
 )
 CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if rule is not unused_suppression)
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}

@@ -1,1 +1,22 @@
-"""Code analyses the code-pattern rules share (PL601/PL602: sockets released before their port is used)."""
+"""Code analyses the code-pattern rules share: sockets released before their port is used (PL601/PL602,
+sockets.py) and process groups or engines started per iteration on one fixed port (PL604, rendezvous.py).
+
+Both run on the `ast` tree the Python extractor built, once per file, and give plain findings
+(`Finding`: positions, code, message) that the extraction carries to the rules.
+"""
+from __future__ import annotations
+
+import ast
+
+from portlint.analysis import rendezvous, sockets
+
+
+def worth_reading(data: bytes) -> bool:
+    """Python whose bytes can hold a shape one of the analyses finds (the test before any parse)."""
+    return sockets.uses_sockets(data) or rendezvous.worth_reading(data)
+
+
+def findings(data: bytes, tree: ast.Module) -> tuple:
+    """Every PL601/PL602/PL604 finding of one parsed Python file."""
+    found = sockets.findings(data, tree) if sockets.uses_sockets(data) else ()
+    return found + rendezvous.findings(data, tree)

@@ -51,7 +51,7 @@ def uses_sockets(data: bytes) -> bool:
 
 
 def problems(layout: Layout, code: str) -> Iterator[Problem]:
-    """PL601's or PL602's problems: the findings the extraction of each socket-using file computed once."""
+    """The problems of one code (PL601, PL602, PL604): the findings the extraction of each file computed once."""
     for code_file in layout.code_files:
         for found in code_file.sockets:
             if found.code == code:

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 
-from portlint.analysis import sockets
+from portlint import analysis
 from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
@@ -50,8 +50,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
 
 
 def _socket_findings(data: bytes, tree: ast.Module) -> tuple:
-    """PL601/PL602's findings, from the tree just built: the socket analysis never parses again."""
-    return sockets.findings(data, tree) if sockets.uses_sockets(data) else ()
+    """PL601/PL602/PL604's findings, from the tree just built: the code analyses never parse again."""
+    return analysis.findings(data, tree) if analysis.worth_reading(data) else ()
 
 
 def dotted(node: ast.AST) -> str:

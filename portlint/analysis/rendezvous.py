@@ -1,0 +1,447 @@
+"""Process groups and engines started again and again on one fixed rendezvous port: the analysis behind PL604.
+
+A *start* is a call that makes a process listen on a rendezvous port and keeps
+it listening: `torch.distributed.init_process_group(...)` (its TCP store),
+`vllm.LLM(...)`, `sglang.Engine(...)`, `subprocess.Popen` of `torchrun`, or
+`mp.spawn(worker, join=False)` of a worker that starts a process group. Its
+port is *fixed* when it is a constant: `MASTER_PORT` (or `VLLM_PORT`) set to a
+literal in `os.environ` (in the function, the caller or the module),
+`init_method="tcp://host:N"`, `--master-port N` on the command line, a
+`port=`/`nccl_port=` keyword of an engine.
+
+A start repeated per iteration — in a loop or comprehension, called through a
+module function, or in a parametrized test — without its teardown in the same
+iteration (`destroy_process_group()`, `engine.shutdown()`, `del engine` and
+`gc.collect()`, `proc.wait()`/`communicate()`/`kill()`, `ctx.join()`) is a
+finding: the second iteration finds the port still held and dies with
+EADDRINUSE. A port that changes per iteration (not a literal) is not fixed.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from portlint.analysis.tree import FUNCTIONS, dotted
+
+CODE = "PL604"
+_STARTS = re.compile(rb"init_process_group|LLM\s*\(|Engine\s*\(|spawn\s*\(|torchrun|torch\.distributed\.(?:run|launch)")
+_PORTS = re.compile(rb"MASTER_PORT|VLLM_PORT|tcp://|master[-_]port|rdzv[-_]endpoint|port\s*=")
+_ENV_PORTS = ("MASTER_PORT", "VLLM_PORT")
+_ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
+_WAITS = frozenset(("wait", "communicate", "kill", "terminate", "join", "shutdown", "close"))
+_ENGINE_TEARDOWNS = frozenset(("destroy_model_parallel", "destroy_distributed_environment",
+                               "cleanup_dist_env_and_memory", "kill_process_tree"))
+_BLOCKING = frozenset(("run", "call", "check_call", "check_output"))
+_TORCHRUN = re.compile(r"^(?:torchrun|torch\.distributed\.(?:run|launch))$")
+_FLAGS = ("--master-port", "--master_port", "--rdzv-endpoint", "--rdzv_endpoint")
+_DEFAULT_VARS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    column: int  # 1-based, in characters
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Start:
+    """A start found in a function: what, where, its fixed port and where that port was written."""
+
+    node: ast.Call
+    what: str  # "a process group", "a vLLM engine", ...
+    port: int | None  # None: only the environment can fix it (MASTER_PORT)
+    where: str  # "init_method at line 7"
+    teardown: str  # what would end it, for the message
+    kind: str  # "group", "engine", "process", "spawn"
+    var: str = ""  # the name the engine or process was bound to
+    variables: tuple[str, ...] = ()  # with no port yet: the environment variables that would fix it
+
+
+def worth_reading(data: bytes) -> bool:
+    return _STARTS.search(data) is not None and _PORTS.search(data) is not None
+
+
+def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
+    if not worth_reading(data):
+        return ()
+    from portlint.analysis.tree import Positions
+
+    module = _Module(tree)
+    positions = Positions(data)
+    found = {}
+    for node, text in module.problems():
+        if node not in found:
+            where = positions[node]
+            found[node] = Finding(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
+                                  CODE, text)
+    return tuple(sorted(found.values(), key=lambda f: (f.line, f.column)))
+
+
+class _Module:
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        for statement in tree.body:
+            if isinstance(statement, FUNCTIONS):
+                self.functions[statement.name] = statement
+            elif isinstance(statement, ast.ClassDef):
+                for item in statement.body:
+                    if isinstance(item, FUNCTIONS):
+                        methods.setdefault(f"self.{item.name}", item)
+        self.functions.update(methods)  # reached as `self.name(...)` or `cls.name(...)`
+        self.module_env = _env_ports(_own_nodes(tree.body))
+        self._starts: dict[str, tuple[Start, ...] | None] = {}
+        self._tears: dict[str, frozenset[str]] = {}
+
+    # -- what a function does, for its callers ---------------------------------
+    def starts_of(self, name: str) -> tuple[Start, ...]:
+        """Starts a module function leaves running when it returns (its own, or those of its helpers)."""
+        if name in self._starts:
+            return self._starts[name] or ()
+        self._starts[name] = None  # recursion
+        function = self.functions[name]
+        nodes = _own_nodes(function.body)
+        env = {**self.module_env, **_env_ports(nodes)}
+        left = tuple(s for s in self._starts_in(nodes, env) if not self._torn_down(s, nodes))
+        self._starts[name] = left
+        return left
+
+    def tears(self, name: str) -> frozenset[str]:
+        """The kinds of start a module function ends (it calls destroy_process_group(), ...)."""
+        if name not in self._tears:
+            self._tears[name] = frozenset()
+            self._tears[name] = self._kinds_torn(_own_nodes(self.functions[name].body))
+        return self._tears[name]
+
+    def _kinds_torn(self, nodes: list[ast.AST]) -> frozenset[str]:
+        kinds = set()
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                name = _name(node.func)
+                if name == "destroy_process_group":
+                    kinds.add("group")
+                if name in _ENGINE_TEARDOWNS:
+                    kinds.add("engine")
+                if _helper(node.func) in self.functions:
+                    kinds |= self.tears(_helper(node.func))
+        return frozenset(kinds)
+
+    # -- starts in a block ------------------------------------------------------
+    def _starts_in(self, nodes: list[ast.AST], env: dict[str, tuple[int, int] | None]) -> Iterator[Start]:
+        for node in nodes:
+            if not isinstance(node, ast.Call):
+                continue
+            start = self._start(node, env)
+            if start is not None:
+                yield start
+                continue
+            name = _helper(node.func)
+            if name in self.functions:
+                for inner in self.starts_of(name):
+                    yield Start(node, inner.what, inner.port, inner.where, inner.teardown, inner.kind,
+                                _bound_name(node, nodes), inner.variables)
+
+    def _start(self, call: ast.Call, env: dict[str, tuple[int, int] | None]) -> Start | None:
+        name = _name(call.func)
+        called = dotted(call.func)
+        if name == "init_process_group":
+            if _keyword(call, "store") is not None:
+                return None  # a store the caller made (and holds) is the rendezvous
+            method = _keyword(call, "init_method")
+            if method is None and len(call.args) >= 2:
+                method = call.args[1]
+            port = _tcp_port(method) if method is not None else None
+            if port is not None:
+                return Start(call, "a process group", port, f"init_method at line {method.lineno}",
+                             "destroy_process_group()", "group")
+            if method is not None and not _is_env_method(method):
+                return None
+            return self._env_start(call, env, "a process group", "destroy_process_group()", "group", ("MASTER_PORT",))
+        if name == "LLM" and (called in ("LLM", "vllm.LLM") or called.endswith(".LLM")) or \
+                name == "Engine" and (called in ("Engine", "sglang.Engine", "sgl.Engine") or "sglang" in called):
+            what = "a vLLM engine" if name == "LLM" else "an SGLang engine"
+            for keyword in call.keywords:
+                if keyword.arg in _ENGINE_PORT_KEYWORDS and _int(keyword.value) is not None:
+                    return Start(call, what, _int(keyword.value), f"{keyword.arg}= at line {keyword.value.lineno}",
+                                 "{var}.shutdown()", "engine")
+            if name == "Engine":
+                return None  # SGLang picks its ports from its own arguments
+            return self._env_start(call, env, what, "{var}.shutdown()", "engine", ("VLLM_PORT", "MASTER_PORT"))
+        if name == "Popen" or called in ("asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell"):
+            return self._torchrun(call, env)
+        if name in ("spawn", "start_processes") and _keyword_false(call, "join"):
+            worker = call.args[0] if call.args else _keyword(call, "fn")
+            worker_name = _helper(worker) if worker is not None else ""
+            if worker_name in self.functions:
+                for inner in self._worker_starts(worker_name, env):
+                    return Start(call, f"processes running {worker_name}() (each starts {inner.what})", inner.port,
+                                 inner.where, "{var}.join()", "spawn")
+        return None
+
+    def _worker_starts(self, name: str, env: dict[str, tuple[int, int] | None]) -> list[Start]:
+        """What a spawned worker starts, torn down or not: the processes keep it until they are joined."""
+        nodes = _own_nodes(self.functions[name].body)
+        return list(self._starts_in(nodes, {**env, **_env_ports(nodes)}))
+
+    def _env_start(self, call: ast.Call, env: dict[str, tuple[int, int] | None], what: str, teardown: str,
+                   kind: str, variables: tuple[str, ...]) -> Start | None:
+        for variable in variables:
+            if variable in env:
+                fixed = env[variable]
+                if fixed is None:
+                    return None  # set from a variable: the caller picks it
+                return Start(call, what, fixed[0], f"{variable} at line {fixed[1]}", teardown, kind)
+        # The environment may still fix it (a caller, the module).
+        return Start(call, what, None, "", teardown, kind, variables=variables)
+
+    def _torchrun(self, call: ast.Call, env: dict[str, tuple[int, int] | None]) -> Start | None:
+        words = _command_words(call)
+        if not words:
+            return None
+        at = next((i for i, w in enumerate(words) if _TORCHRUN.match(w.rsplit("/", 1)[-1])), None)
+        if at is None:
+            return None
+        port, where = _flag_port(words[at + 1:])
+        if port is not None:
+            return Start(call, "torchrun", port, f"{where} at line {call.lineno}", "{var}.wait()", "process")
+        env_keyword = _keyword(call, "env")
+        local = _env_ports([env_keyword]) if isinstance(env_keyword, ast.Dict) else {}
+        fixed = local.get("MASTER_PORT") if local else env.get("MASTER_PORT")
+        if fixed is None:
+            return None
+        return Start(call, "torchrun", fixed[0], f"MASTER_PORT at line {fixed[1]}", "{var}.wait()", "process")
+
+    def _torn_down(self, start: Start, nodes: list[ast.AST]) -> bool:
+        """The block that holds the start also ends it: the teardown of its kind, or a wait on its process."""
+        if start.kind in self._kinds_torn(nodes):
+            return True
+        var = start.var or _bound_name(start.node, nodes)
+        for node in nodes:
+            if isinstance(node, ast.With) and any(item.context_expr is start.node for item in node.items):
+                return True  # `with Popen(...) as p:` waits on exit
+            if not var:
+                continue
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _WAITS \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == var:
+                return True
+            if isinstance(node, ast.Delete) and start.kind == "engine" and any(
+                    isinstance(t, ast.Name) and t.id == var for t in node.targets):
+                return any(isinstance(n, ast.Call) and dotted(n.func) == "gc.collect" for n in nodes)
+        return False
+
+    # -- repeated starts --------------------------------------------------------
+    def problems(self) -> Iterator[tuple[ast.AST, str]]:
+        scopes: list[tuple[str, list[ast.stmt]]] = [("module code", self.tree.body)]
+        for statement in ast.walk(self.tree):
+            if isinstance(statement, FUNCTIONS):
+                scopes.append((f"{statement.name}()", statement.body))
+        for culprit, body in scopes:
+            scope_nodes = _own_nodes(body)
+            scope_env = {**self.module_env, **_env_ports(scope_nodes)}
+            for loop in scope_nodes:
+                if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                    yield from self._repeated(culprit, loop, _own_nodes(loop.body), scope_env, _loop_text(loop))
+                elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                    parts = [loop.key, loop.value] if isinstance(loop, ast.DictComp) else [loop.elt]
+                    yield from self._repeated(culprit, loop, _own_nodes(parts), scope_env,
+                                              f"the comprehension of line {loop.lineno}")
+        for function in ast.walk(self.tree):
+            if isinstance(function, FUNCTIONS) and _parametrized(function):
+                nodes = _own_nodes(function.body)
+                env = {**self.module_env, **_env_ports(nodes)}
+                text = f"each parametrized case of {function.name}() (@pytest.mark.parametrize, line {function.lineno})"
+                yield from self._repeated(f"{function.name}()", function, nodes, env, text, in_loop=False)
+
+    def _repeated(self, culprit: str, loop: ast.AST, nodes: list[ast.AST], env: dict, text: str,
+                  in_loop: bool = True) -> Iterator[tuple[ast.AST, str]]:
+        local_env = _env_ports(nodes)
+        env = {**env, **local_env}
+        for start in self._starts_in(nodes, env):
+            port, where = start.port, start.where
+            if port is None:
+                variable = next((v for v in start.variables if v in env), None)
+                fixed = env[variable] if variable else None
+                if fixed is None:
+                    continue
+                port, where = fixed[0], f"{variable} at line {fixed[1]}"
+            if self._torn_down(start, nodes):
+                continue
+            var = start.var or _bound_name(start.node, nodes) or _DEFAULT_VARS[start.kind]
+            teardown = start.teardown.format(var=var)
+            if start.kind == "engine":
+                teardown += f" (or `del {var}` and gc.collect())"
+            helper = _helper(start.node.func)
+            via = f" through {helper.removeprefix('self.')}()" if helper in self.functions else ""
+            yield start.node, (
+                f"{culprit} starts {start.what}{via} on the fixed rendezvous port {port} ({where}) in {text}, "
+                f"and nothing ends it before the next {'iteration' if in_loop else 'case'}: no {teardown}; "
+                f"the next one fails with EADDRINUSE on port {port} while this one still holds it; tear it down in "
+                f"every {'iteration' if in_loop else 'case'}, or give each one a fresh port that is bound and held"
+            )
+
+
+# -- small helpers -----------------------------------------------------------------
+def _own_nodes(body: list[ast.AST]) -> list[ast.AST]:
+    """Every node of a block, nested functions and classes left out (they run elsewhere)."""
+    found: list[ast.AST] = []
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if isinstance(node, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return found
+
+
+def _env_ports(nodes: list[ast.AST]) -> dict[str, tuple[int, int] | None]:
+    """`MASTER_PORT`/`VLLM_PORT` set in the nodes: (port, line) for a literal, None when set from a variable."""
+    found: dict[str, tuple[int, int] | None] = {}
+
+    def note(key: ast.AST | None, value: ast.AST) -> None:
+        if isinstance(key, ast.Constant) and key.value in _ENV_PORTS:
+            port = _int(value)
+            found[key.value] = (port, value.lineno) if port is not None else None
+
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript) and _is_environ(target.value):
+                    note(target.slice, node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("setdefault", "putenv") or node.func.attr == "__setitem__":
+                if len(node.args) == 2 and (_is_environ(node.func.value) or dotted(node.func) == "os.putenv"):
+                    note(node.args[0], node.args[1])
+            elif node.func.attr == "update" and _is_environ(node.func.value):
+                for arg in node.args:
+                    if isinstance(arg, ast.Dict):
+                        for key, value in zip(arg.keys, arg.values):
+                            note(key, value)
+                for keyword in node.keywords:
+                    if keyword.arg in _ENV_PORTS:
+                        note(ast.Constant(keyword.arg), keyword.value)
+        elif isinstance(node, ast.Dict):  # an env mapping handed to a launcher
+            for key, value in zip(node.keys, node.values):
+                note(key, value)
+    return found
+
+
+def _is_environ(node: ast.AST) -> bool:
+    return dotted(node) in ("os.environ", "environ")
+
+
+def _int(node: ast.AST | None) -> int | None:
+    """A literal port: `29500`, `"29500"`, `str(29500)`."""
+    if isinstance(node, ast.Call) and _name(node.func) in ("str", "int") and len(node.args) == 1:
+        node = node.args[0]
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if type(value) is int:
+            return value if 0 < value < 65536 else None
+        if isinstance(value, str) and value.strip().isdigit():
+            number = int(value.strip())
+            return number if 0 < number < 65536 else None
+    return None
+
+
+def _tcp_port(node: ast.AST) -> int | None:
+    """The port of a `tcp://host:N` literal (also the literal tail of an f-string)."""
+    text = ""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[-1], ast.Constant):
+        text = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    match = re.fullmatch(r"tcp://.*:(\d+)/?", text)
+    if match is None:
+        return None
+    port = int(match.group(1))
+    return port if 0 < port < 65536 else None
+
+
+def _is_env_method(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("env://")
+
+
+def _command_words(call: ast.Call) -> list[str]:
+    """The words of a launched command written as a list of literals or one literal string."""
+    command = call.args[0] if call.args else _keyword(call, "args")
+    if dotted(call.func) == "asyncio.create_subprocess_exec":
+        command = ast.List(elts=list(call.args))
+    if isinstance(command, (ast.List, ast.Tuple)):
+        return [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else "" for e in command.elts]
+    if isinstance(command, ast.Constant) and isinstance(command.value, str):
+        try:
+            return shlex.split(command.value)
+        except ValueError:
+            return []
+    return []
+
+
+def _flag_port(words: list[str]) -> tuple[int | None, str]:
+    for i, word in enumerate(words):
+        for flag in _FLAGS:
+            value = None
+            if word == flag and i + 1 < len(words):
+                value = words[i + 1]
+            elif word.startswith(flag + "="):
+                value = word[len(flag) + 1:]
+            if value is not None:
+                digits = value.rsplit(":", 1)[-1]
+                if digits.isdigit() and 0 < int(digits) < 65536:
+                    return int(digits), flag
+    return None, ""
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _keyword_false(call: ast.Call, name: str) -> bool:
+    value = _keyword(call, name)
+    return isinstance(value, ast.Constant) and value.value is False
+
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _helper(func: ast.AST) -> str:
+    """The key of a module function a call may reach: `name` for `name(...)`, `self.name` for `self.name(...)`."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return f"self.{func.attr}"
+    return ""
+
+
+def _bound_name(call: ast.Call, nodes: list[ast.AST]) -> str:
+    """The variable a call's result is assigned to in the block (`llm = LLM(...)`), or ""."""
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                return targets[0].id
+        if isinstance(node, ast.withitem) and node.context_expr is call and isinstance(node.optional_vars, ast.Name):
+            return node.optional_vars.id
+    return ""
+
+
+def _parametrized(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(dotted(d.func if isinstance(d, ast.Call) else d).endswith("parametrize") for d in function.decorator_list)
+
+
+def _loop_text(loop: ast.For | ast.AsyncFor | ast.While) -> str:
+    if isinstance(loop, ast.While):
+        return f"the `while` loop of line {loop.lineno}"
+    target = ast.unparse(loop.target)
+    return f"the `for {target}` loop of line {loop.lineno}"

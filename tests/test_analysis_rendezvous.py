@@ -1,0 +1,108 @@
+"""The rendezvous analysis behind PL604, on short inline modules."""
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from portlint.analysis import rendezvous
+
+
+def found(source: str) -> list[tuple[int, str]]:
+    data = textwrap.dedent(source).encode()
+    return [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(data))]
+
+
+def lines(source: str) -> list[int]:
+    return [line for line, _ in found(source)]
+
+
+def test_a_group_per_iteration_on_a_fixed_master_port_names_port_loop_and_teardown() -> None:
+    ((line, message),) = found("""\
+        import os
+        import torch.distributed as dist
+        os.environ["MASTER_PORT"] = "29500"
+        for cell in cells:
+            dist.init_process_group("nccl", rank=0, world_size=1)
+    """)
+    assert line == 5
+    assert message == (
+        "module code starts a process group on the fixed rendezvous port 29500 (MASTER_PORT at line 3) in the "
+        "`for cell` loop of line 4, and nothing ends it before the next iteration: no destroy_process_group(); "
+        "the next one fails with EADDRINUSE on port 29500 while this one still holds it; tear it down in every "
+        "iteration, or give each one a fresh port that is bound and held"
+    )
+
+
+def test_teardown_in_the_iteration_or_in_the_helper_passes() -> None:
+    assert lines("""\
+        import os, torch.distributed as dist
+        os.environ.setdefault("MASTER_PORT", "29500")
+        def cell():
+            dist.init_process_group("gloo")
+            dist.destroy_process_group()
+        def teardown():
+            dist.destroy_process_group()
+        for c in cells:
+            cell()
+        for c in cells:
+            dist.init_process_group("gloo")
+            teardown()
+        while True:
+            dist.init_process_group("gloo")
+            try:
+                work()
+            finally:
+                dist.destroy_process_group()
+    """) == []
+
+
+def test_a_port_fresh_per_iteration_a_store_or_a_blocking_launch_is_not_fixed() -> None:
+    assert lines("""\
+        import os, subprocess, torch.distributed as dist
+        for c in cells:
+            os.environ["MASTER_PORT"] = str(pick_port())
+            dist.init_process_group("gloo")
+        for c in cells:
+            dist.init_process_group("gloo", store=dist.TCPStore("h", 0, is_master=True))
+        for c in cells:
+            subprocess.run(["torchrun", "--master-port", "29400", "t.py"])
+        for c in cells:
+            dist.init_process_group("gloo", init_method=f"tcp://{host}:{port}")
+        dist.init_process_group("gloo", init_method="tcp://h:29500")
+    """) == []
+
+
+def test_the_env_of_a_caller_fixes_the_port_of_a_helper_and_a_with_block_waits() -> None:
+    assert lines("""\
+        import os, subprocess, torch.distributed as dist
+        def start():
+            dist.init_process_group("gloo", init_method="env://")
+        def sweep():
+            os.environ["MASTER_PORT"] = "29500"
+            for c in cells:
+                start()
+        def launch():
+            for c in cells:
+                with subprocess.Popen("torchrun --master_port=29400 t.py", shell=True) as p:
+                    pass
+                q = subprocess.Popen(["python", "-m", "torch.distributed.run", "--rdzv-endpoint", "h:29401", "t.py"])
+    """) == [7, 12]
+
+
+def test_engines_need_a_fixed_port_and_a_missing_shutdown() -> None:
+    assert lines("""\
+        import gc, sglang
+        from vllm import LLM
+        for m in models:
+            engine = sglang.Engine(model_path=m, port=30000)
+        for m in models:
+            engine = sglang.Engine(model_path=m, port=30000)
+            engine.shutdown()
+        for m in models:
+            engine = sglang.Engine(model_path=m)
+        for m in models:
+            llm = LLM(model=m)
+        for m in models:
+            llm = LLM(model=m)
+            del llm
+    """) == [4]
