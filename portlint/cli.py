@@ -203,7 +203,7 @@ def _report(  # noqa: PLR0913
     from portlint.report import statistics as counts
 
     if diff:
-        pass
+        pass  # the diff is the report: what it leaves unfixed is counted on stderr
     elif statistics:
         render = counts.render_json if output_format == "json" else counts.render
         click.echo(render(outcome.problems, context), nl=False, file=out)
@@ -227,12 +227,14 @@ def _print_diff(changed: dict[str, tuple[bytes, bytes]], context, out: TextIO | 
     """A unified diff `git apply` takes from the working directory (its paths are relative to it)."""
     for path, (before, after) in sorted(changed.items()):
         shown = context.display(path)
-        lines = difflib.unified_diff(
-            before.decode("utf-8", "replace").splitlines(keepends=True),
-            after.decode("utf-8", "replace").splitlines(keepends=True),
-            f"a/{shown}", f"b/{shown}",
-        )
+        lines = difflib.unified_diff(_lines(before), _lines(after), f"a/{shown}", f"b/{shown}")
         click.echo("".join(_terminated(lines)), nl=False, file=out)
+
+
+def _lines(data: bytes) -> list[str]:
+    """Lines as git counts them: ended by \\n only (str.splitlines also breaks at \\r, \\f, U+2028...)."""
+    parts = data.decode("utf-8", "replace").split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def _terminated(lines: Iterator[str]) -> Iterator[str]:

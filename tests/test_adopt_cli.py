@@ -216,12 +216,17 @@ def test_the_diff_applies_with_git_apply(repo: Path, where: str) -> None:
     cwd = repo / where
     config = os.path.relpath(repo / ".github" / "portlint.yaml", cwd)
     write(repo / "svc" / "c.yaml", "web:\n  port: 8082")  # no newline at the end
-    _, patch, _ = portlint(cwd, "--config", config, "--diff")
-    (repo.parent / "fix.patch").write_text(patch)
+    # Characters str.splitlines() takes for line ends, CRLF ends: git knows only \n.
+    (repo / "svc" / "d.py").write_bytes("# form\x0cfeed, line\u2028separator\r\nWEB_PORT = 8083\r\n".encode())
+    sites = 'bands.web.sites = ["web.port", "WEB_PORT"]'
+    patch = subprocess.run([sys.executable, "-m", "portlint", "--config", config, "--config", sites, "--diff"],
+                           cwd=cwd, capture_output=True).stdout  # bytes: the CRLF ends as printed
+    (repo.parent / "fix.patch").write_bytes(patch)
     subprocess.run(["git", "apply", str(repo.parent / "fix.patch")], cwd=cwd, check=True)
     assert (repo / "svc" / "a.yaml").read_text() == "web:\n  port: 8080\n"
     assert (repo / "svc" / "c.yaml").read_text() == "web:\n  port: 8080"
-    assert portlint(cwd, "--config", config, "--select", "PL301") == (0, "All checks passed!\n", "")
+    assert (repo / "svc" / "d.py").read_bytes() == "# form\x0cfeed, line\u2028separator\r\nWEB_PORT = 8080\r\n".encode()
+    assert portlint(cwd, "--config", config, "--config", sites, "--select", "PL301") == (0, "All checks passed!\n", "")
 
 
 @pytest.mark.parametrize(("args", "error"), [
@@ -305,3 +310,19 @@ def test_a_walk_past_the_file_limit_stops_with_one_line(tmp_path: Path) -> None:
     (root / "f4.yaml").unlink()
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, "All checks passed!\n")
+
+
+def test_message_paths_follow_the_leading_path_even_for_a_missing_file(tmp_path: Path) -> None:
+    from portlint.problem import Problem
+    from portlint.report import Context
+
+    write(tmp_path / "examples" / "configs" / "a.yaml", "x: 1\n")
+    problem = Problem("examples/configs/a.yaml", 1, 1, "PL001",
+                      "cannot check this file: missing parent: examples/configs/a.yaml -> examples/common/base.yaml; "
+                      "env.gym.port_range_* 1.5 README.md")
+    (tmp_path / "examples" / "common").mkdir()
+    below = Context(tmp_path, tmp_path / "examples" / "configs")
+    assert below.message(problem) == (
+        "cannot check this file: missing parent: a.yaml -> ../common/base.yaml; env.gym.port_range_* 1.5 README.md"
+    )
+    assert Context(tmp_path, tmp_path).message(problem) == problem.message

@@ -49,7 +49,8 @@ class Context:
         shown as `display` shows the problem's own path: a run from a subdirectory reads
         `configs/a.yaml:3` beside `configs/b.yaml:7:1`, not two paths from two places.
 
-        A word is taken for a path only when it names a file under the root."""
+        A word is taken for a path when it names a file under the root, or a missing file
+        with a suffix in a folder that exists (`missing parent: configs/base.yaml`)."""
         if self.root == self.cwd:
             return problem.message
         return _PATH_WORD.sub(self._shown_path, problem.message)
@@ -57,8 +58,16 @@ class Context:
     def _shown_path(self, match: re.Match[str]) -> str:
         word = match.group()
         if word not in self._paths:
-            self._paths[word] = self.display(word) if not word.startswith("/") and (self.root / word).is_file() else word
+            self._paths[word] = self.display(word) if self._names_a_file(word) else word
         return self._paths[word]
+
+    def _names_a_file(self, word: str) -> bool:
+        if word.startswith("/") or word.startswith("../") or "/./" in word:
+            return False
+        full = self.root / word
+        if full.is_file():
+            return True
+        return "/" in word and bool(Path(word).suffix) and not full.exists() and full.parent.is_dir()
 
     def applicable(self, problem: Problem) -> bool:
         return problem.fix is not None and (problem.fix.safe or self.unsafe_fixes)
