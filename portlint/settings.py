@@ -48,7 +48,7 @@ def render(config: Config, config_args: tuple[str, ...], floor_flag: str | None 
                 line = band.line if band is not None and (name in keys_at.get("bands", {})) else None
                 lines.append(f"bands.{_key(name)} = {_toml(spec)}  # {origin(('bands', name), line)}")
             continue
-        value = data.get(key, DEFAULTS.get(key))
+        value = data.get(key, DEFAULTS.get(key, _schema_default(key)))
         line = keys_at.get(key, {}).get("") if key in data and key in keys_at else None
         note = origin((key,), line)
         if key == "ephemeral_floor":
@@ -82,6 +82,10 @@ def _known_keys(data: dict[str, Any]) -> list[str]:
     """The schema's keys in its order (a key another module adds shows up by itself)."""
     schema = config_module._schema()
     return [*schema.get("properties", {}), *(key for key in data if key not in schema.get("properties", {}))]
+
+
+def _schema_default(key: str) -> Any:
+    return config_module._schema().get("properties", {}).get(key, {}).get("default")
 
 
 def _file_data(config: Config) -> tuple[dict[str, Any], dict[str, dict[str, int]], str]:
