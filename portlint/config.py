@@ -16,12 +16,14 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from portlint.config_positions import Key, toml_positions, yaml_positions
 from portlint.model import Band, FrozenSpec, Selector, Window
 
 DEFAULT_INCLUDE = (
@@ -36,9 +38,6 @@ PORT_RANGE_FILE = "sys/net/ipv4/ip_local_port_range"  # under /proc
 _RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _TOOL_PORTLINT_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*portlint\s*[\].]", re.MULTILINE)
-_TOML_HEADER = re.compile(r"\s*\[(?!\[)(?P<key>[^\]]*)\]")
-_TOML_KEY_PART = re.compile(r"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\s*(?:\.|$)")
-_TOML_LINE_KEY = re.compile(r"\s*(?:\"((?:[^\"\\]|\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\s*[.=]")
 _TOML_POSITION = re.compile(r" \(at line (\d+), column \d+\)$")
 
 
@@ -67,6 +66,7 @@ class Config:
     frozen: tuple[FrozenSpec, ...]
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
     declared: bool  # a config file was found, with or without bands
+    positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)  # entry -> (line, column)
 
 
 class _Invalid(Exception):
@@ -80,7 +80,7 @@ class _Invalid(Exception):
 
 class _Document(NamedTuple):
     data: Any  # plain dicts, lists and scalars
-    positions: dict[str, tuple[int, int]]  # band name -> 1-based (line, column) of its key
+    positions: dict[Key, tuple[int, int]]  # entry (key path below the prefix) -> 1-based (line, column)
     prefix: tuple[str, ...]  # where the config sits in the file: ("tool", "portlint") in pyproject
 
 
@@ -242,7 +242,7 @@ def _build(path: Path | None, document: _Document, override: int | str | None, p
         raise _Invalid((), f"expected a mapping {where}, got {_describe(data)}")
     _validate(data)
     bands = tuple(
-        _band(name, spec, document.positions.get(name, (1, 1))) for name, spec in data.get("bands", {}).items()
+        _band(name, spec, document.positions.get(("bands", name), (1, 1))) for name, spec in data.get("bands", {}).items()
     )
     _check_references(bands)
     _check_codes(data.get("per_file_ignores", {}))
@@ -258,6 +258,7 @@ def _build(path: Path | None, document: _Document, override: int | str | None, p
         frozen=tuple(_frozen(index, spec, root) for index, spec in enumerate(data.get("frozen", ()))),
         per_file_ignores=tuple((glob, tuple(codes)) for glob, codes in data.get("per_file_ignores", {}).items()),
         declared=path is not None,
+        positions=document.positions,
     )
 
 
@@ -317,14 +318,8 @@ def _read_yaml(text: str) -> _Document:
         raise _Invalid((), f"expected valid YAML: {str(error).splitlines()[0]}{line}") from None
     except RecursionError:
         raise _Invalid((), "expected YAML nested less deeply") from None
-    positions: dict[str, tuple[int, int]] = {}
-    bands = loaded.get("bands") if isinstance(loaded, dict) else None
-    if isinstance(bands, dict) and hasattr(bands, "lc"):
-        for name in bands:
-            line, column = bands.lc.key(name)
-            positions[str(name)] = (line + 1, column + 1)
     try:
-        return _Document({} if loaded is None else _plain(loaded), positions, ())
+        return _Document({} if loaded is None else _plain(loaded), yaml_positions(loaded), ())
     except RecursionError:
         raise _Invalid((), "expected YAML nested less deeply") from None
 
@@ -375,45 +370,9 @@ def _read_toml(text: str, pyproject: bool) -> _Document:
         if not isinstance(tool, dict) or "portlint" not in tool:
             raise _Invalid((), "expected a [tool.portlint] table")
         data = tool["portlint"]
-    return _Document(data, _toml_band_positions(text, prefix), prefix)
-
-
-def _toml_band_positions(text: str, prefix: tuple[str, ...]) -> dict[str, tuple[int, int]]:
-    """Where each band is declared: its `[bands.NAME]` header, or its key under `[bands]`.
-
-    A line scan, not a TOML parser: it covers how configs are written, and a band
-    it misses keeps the position (1, 1).
-    """
-    bands_table = [*prefix, "bands"]
-    positions: dict[str, tuple[int, int]] = {}
-    table: list[str] | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = _TOML_HEADER.match(line)
-        if header:
-            table = _toml_key_parts(header.group("key"))
-            if table is not None and len(table) > len(bands_table) and table[: len(bands_table)] == bands_table:
-                name = table[len(bands_table)]
-                positions.setdefault(name, (number, _column_of(line, name, header.start("key"))))
-        elif table == bands_table and (key := _TOML_LINE_KEY.match(line)):
-            name = next(part for part in key.groups() if part is not None)
-            positions.setdefault(name, (number, key.start(key.lastindex or 1) + 1))
-    return positions
-
-
-def _toml_key_parts(key: str) -> list[str] | None:
-    parts, position = [], 0
-    while position < len(key):
-        match = _TOML_KEY_PART.match(key, position)
-        if match is None or match.end() == position:
-            return None
-        parts.append(next(part for part in match.groups() if part is not None))
-        position = match.end()
-    return parts
-
-
-def _column_of(line: str, name: str, after: int) -> int:
-    found = line.find(name, after)
-    return 1 if found < 0 else found + 1
+    found = toml_positions(text)
+    positions = {key[len(prefix):]: where for key, where in found.items() if key[:len(prefix)] == prefix}
+    return _Document(data, positions, prefix)
 
 
 @lru_cache(maxsize=None)

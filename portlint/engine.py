@@ -19,7 +19,7 @@ from portlint import analysis
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
-from portlint.rules import BY_CODE, CHECKS, doc_drift, unused_suppression
+from portlint.rules import BY_CODE, CHECKS, doc_drift, unused_config, unused_suppression
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 
@@ -72,6 +72,7 @@ class Engine:
         self.mirrored: set[str] = set()
         self.trees: dict[tuple[str, bytes], frozen.Flat] = {}  # flattened YAML by content
         self.read_failures: list[Failure] = []
+        self._usage: unused_config.Usage | None = None
 
     # -- the run ---------------------------------------------------------------
     def run(self) -> Outcome:
@@ -187,8 +188,16 @@ class Engine:
                 CodeFile(f.path, f.kind, f.data, f.extraction.sockets) for f in files.values() if f.extraction.sockets
             ),
             config_path=self.config_display(), declared=bool(config.bands),
-            unreferenced=self.unreferenced(files, sites),
+            unreferenced=self.unreferenced(files, sites), usage=self.usage(),
         )
+
+    def usage(self) -> unused_config.Usage:
+        """What the config's entries matched (PL003); once per run, fixes change no file names."""
+        if self._usage is None:
+            from portlint.config_usage import usage
+
+            self._usage = usage(self.config, self.listed, self.pairs, self.options.select, self.config_display())
+        return self._usage
 
     def unreferenced(self, files: dict[str, FileState], sites: Iterable[Site]) -> frozenset[str]:
         """Names documented as `NAME=N` that no config, script or code file mentions (PL501).
@@ -261,7 +270,10 @@ class Engine:
             suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
             bare = all(self.selected(code) for code in BY_CODE)  # a bare ignore may hide a deselected rule
             kept += unused_suppression.unused(suppressions, used, self.enabled, lambda p: files[p].data, BY_CODE, bare)
-        return sorted(p for p in kept if self.reported(p.path))
+        kept = [p for p in kept if self.reported(p.path)]
+        if not _matches_any(unused_config.CODE, self.options.ignore):  # whatever --select and the paths say
+            kept += unused_config.idle_selections(layout)
+        return sorted(kept)
 
     def _ignored_for_file(self, problem: Problem) -> bool:
         return any(

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from portlint.frozen import FrozenCheck
+    from portlint.rules.unused_config import Usage
 
 DOC_KINDS = ("markdown", "comment")
 
@@ -182,6 +183,7 @@ class Layout:
     unreferenced: frozenset[str] = frozenset()  # names docs describe that no code file mentions
     config_path: str = ""  # path of the config as shown in problems, "" in zero-config
     declared: bool = False  # a config file declares the layout
+    usage: Usage | None = None  # what the config's entries matched (PL003)
 
     @property
     def code_sites(self) -> tuple[Site, ...]:

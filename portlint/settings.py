@@ -94,40 +94,12 @@ def _file_data(config: Config) -> tuple[dict[str, Any], dict[str, dict[str, int]
         return {}, {}, ""
     document = config_module._read(config.path)
     data = document.data if isinstance(document.data, dict) else {}
-    text = config.path.read_bytes().decode("utf-8-sig", "replace")
-    lines = _toml_lines(text, document.prefix) if config.path.suffix == ".toml" else _yaml_lines(text)
+    lines = {str(key[0]): pos[0] for key, pos in document.positions.items() if len(key) == 1}  # config_positions
     positions = {key: {"": line} for key, line in lines.items()}
-    positions["bands"] = {**positions.get("bands", {}), **{name: pos[0] for name, pos in document.positions.items()}}
+    positions["bands"] = {**positions.get("bands", {}), **{
+        str(key[1]): pos[0] for key, pos in document.positions.items() if len(key) == 2 and key[0] == "bands"
+    }}
     return data, positions, _shown(config.path)
-
-
-def _yaml_lines(text: str) -> dict[str, int]:
-    from ruamel.yaml import YAML
-
-    loaded = YAML(typ="rt").load(text)
-    if not isinstance(loaded, dict) or not hasattr(loaded, "lc"):
-        return {}
-    return {str(key): loaded.lc.key(key)[0] + 1 for key in loaded}
-
-
-def _toml_lines(text: str, prefix: tuple[str, ...]) -> dict[str, int]:
-    """Where each top-level key is set: `key = ...` in the config's own table, or a `[key...]` header."""
-    found: dict[str, int] = {}
-    table: list[str] | None = [] if not prefix else None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            inner = stripped.strip("[").split("]", 1)[0]
-            parts = config_module._toml_key_parts(inner) or []
-            table = parts[len(prefix):] if parts[: len(prefix)] == list(prefix) else None
-            if table:
-                found.setdefault(table[0], number)
-            continue
-        key = config_module._TOML_LINE_KEY.match(line)
-        if key is not None and table is not None:
-            name = next(part for part in key.groups() if part is not None)
-            found.setdefault(table[0] if table else name, number)
-    return found
 
 
 def _config_relative(config: Config) -> str:

@@ -26,6 +26,7 @@ from portlint.rules import (
     site_overlap,
     toctou_probe,
     unbound_port,
+    unused_config,
     unused_suppression,
     window_overflow,
 )
@@ -33,6 +34,7 @@ from portlint.rules import (
 ALL: tuple[ModuleType, ...] = (
     parse_error,
     unused_suppression,
+    unused_config,
     ephemeral_overlap,
     invalid_port,
     privileged_port,

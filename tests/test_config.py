@@ -251,9 +251,9 @@ def test_an_empty_config_file_is_declared_with_no_bands(tmp_path: Path) -> None:
     assert config.include == DEFAULT_INCLUDE
 
 
-def test_a_band_the_toml_scan_cannot_place_keeps_line_one(tmp_path: Path) -> None:
+def test_a_band_declared_by_a_dotted_toml_key_is_placed_at_its_part(tmp_path: Path) -> None:
     config = load_config(write(tmp_path / "portlint.toml", "bands.gym.port = 5000\n"), tmp_path)
-    assert positions(config) == [("gym", 1, 1)]
+    assert positions(config) == [("gym", 1, 7)]
 
 
 def test_a_bracketed_line_inside_a_toml_string_is_not_a_header(tmp_path: Path) -> None:
