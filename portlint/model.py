@@ -149,6 +149,7 @@ class Command:
     end_line: int = 0
     end_column: int = 0
     via: str = ""  # who runs it when the file holds no command line: "kuberay" (a rayStartParams mapping)
+    pod_network: bool = False  # runs in a Kubernetes pod's own network namespace (no hostNetwork)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,11 @@ the ephemeral range), or, with a declared layout, lies in no band. An option
 passed through a variable (`--min-worker-port=${MIN_WORKER_PORT}`) is given,
 with the variable's default as its value. One problem per command, at the
 command, naming every default left in force and the option to set.
+A KubeRay group whose pod keeps its own network namespace (no `hostNetwork:
+true`) is not judged: Ray is the only tenant of that namespace, so its
+defaults meet no other service of the layout and no host's floor, and the
+operator that builds the command fills in the ports it depends on itself
+(`--metrics-export-port=8080`, `--dashboard-agent-listen-port=52365`).
 Why: a default nobody wrote down is outside every check: `ray start --head`
 without `--min-worker-port/--max-worker-port` keeps Ray's 10002-19999, straight
 across a 9000 ephemeral floor, and a randomly picked port is probed, released
@@ -70,7 +75,8 @@ def check(layout: Layout) -> Iterator[Problem]:
     tools = tool_defaults.load()
     by_path: dict[str, list[Command]] = defaultdict(list)
     for command in layout.commands:
-        by_path[command.path].append(command)
+        if not command.pod_network:
+            by_path[command.path].append(command)
     sites: dict[str, list[Site]] = defaultdict(list)
     for site in layout.code_sites:
         if site.path in by_path:

@@ -184,6 +184,34 @@ def test_kuberay_ray_start_params_are_the_ray_start_the_operator_runs() -> None:
     assert (worker.words, worker.line, worker.column, worker.via) == (("ray", "start"), 8, 7, "kuberay")
 
 
+def test_a_kuberay_pod_keeps_its_own_network_unless_its_template_sets_host_network() -> None:
+    data = (
+        b"spec:\n"
+        b"  headGroupSpec:\n"
+        b"    rayStartParams: {}\n"
+        b"    template:\n"
+        b"      spec: {hostNetwork: true}\n"
+        b"  workerGroupSpecs:\n"
+        b"    - rayStartParams: {}\n"
+        b"      template: {spec: {hostNetwork: false}}\n"
+        b"    - rayStartParams: {}\n"
+    )
+    head, worker, other = yaml_commands(data)
+    assert (head.pod_network, worker.pod_network, other.pod_network) == (False, True, True)
+
+
+def test_a_crd_schema_describing_ray_start_params_runs_nothing() -> None:
+    data = (
+        b"properties:\n"
+        b"  headGroupSpec:\n"
+        b"    properties:\n"
+        b"      rayStartParams:\n"
+        b"        additionalProperties: {type: string}\n"
+        b"        type: object\n"
+    )
+    assert yaml_commands(data) == ()
+
+
 def test_yaml_without_command_keys_has_no_commands() -> None:
     assert yaml_commands(b"policy:\n  port_range_low: 3000\n  commands: [ray start]\n") == ()
 

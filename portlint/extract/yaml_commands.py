@@ -9,6 +9,9 @@ KubeRay's `rayStartParams`.
   (Kubernetes runs `command` + `args`); `[bash, -c, script]` runs the script.
 * A `rayStartParams` mapping is the `ray start` KubeRay runs: its keys are the
   options without their leading dashes, and a head group's pod gets `--head`.
+  The command is marked `pod_network` unless the group's pod template sets
+  `hostNetwork: true`; a `rayStartParams` under `properties:` is a CRD schema
+  describing the field, which runs nothing.
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, 
         invoking = []
         for key, value in node.value:
             if key.id == "scalar" and key.value == "rayStartParams":
-                found += _ray_start(source, path, key, value)
+                found += _ray_start(source, path, node, key, value)
             elif key.id == "scalar" and key.value in _INVOKING_KEYS:
                 invoking.append((_INVOKING_KEYS.index(key.value), value))
         if invoking:
@@ -50,8 +53,8 @@ def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, 
     return tuple(sorted(found, key=lambda command: (command.line, command.column)))
 
 
-def _ray_start(source: Source, path: str, key: Any, params: Any) -> list[Command]:
-    if params.id != "mapping":
+def _ray_start(source: Source, path: str, group: Any, key: Any, params: Any) -> list[Command]:
+    if params.id != "mapping" or path.rsplit(".", 1)[-1] == "properties":
         return []
     head = path.rsplit(".", 1)[-1].startswith("headGroupSpec")
     options = [
@@ -60,7 +63,27 @@ def _ray_start(source: Source, path: str, key: Any, params: Any) -> list[Command
     words = ("ray", "start", *(("--head",) if head else ()), *options)
     line, column = key.start_mark.line + 1, key.start_mark.column + 1
     end = key.end_mark
-    return [Command(source.path, line, column, words, (), end.line + 1, end.column + 1, via="kuberay")]
+    return [Command(
+        source.path, line, column, words, (), end.line + 1, end.column + 1, via="kuberay",
+        pod_network=not _host_network(group),
+    )]
+
+
+def _host_network(group: Any) -> bool:
+    """Whether a KubeRay group's pod template (`template.spec`) sets `hostNetwork: true`."""
+    node = group
+    for key in ("template", "spec"):
+        node = _value(node, key)
+        if node is None:
+            return False
+    flag = _value(node, "hostNetwork")
+    return flag is not None and flag.id == "scalar" and flag.value.lower() == "true"
+
+
+def _value(mapping: Any, key: str) -> Any:
+    if mapping.id != "mapping":
+        return None
+    return next((v for k, v in mapping.value if k.id == "scalar" and k.value == key), None)
 
 
 def _invocation(source: Source, values: list[Any], names: NameFilter) -> list[Command]:
