@@ -67,3 +67,62 @@ def test_suppression_comments_come_from_the_tokenizer() -> None:
     data = b"GYM_PORT = 5000  # portlint: ignore[PL301]\ns = '# portlint: ignore'\n"
     (suppression,) = extract(Source("m.py", data), NameFilter()).suppressions
     assert suppression.line == 1 and data[suppression.start:suppression.end] == b"# portlint: ignore[PL301]"
+
+
+# --- command-line option defaults ------------------------------------------------------------
+
+
+def test_argparse_defaults_are_named_after_the_long_option_with_the_destination_as_alias() -> None:
+    data = (
+        b"import argparse\np = argparse.ArgumentParser()\n"
+        b"p.add_argument('--port', type=int, default=8000)\n"
+        b"p.add_argument('-m', '--master-port', dest='mport', default='29500')\n"
+        b"p.add_argument('vllm_port', nargs='?', default=8100)\n"
+        b"p.add_argument('--seed', default=1234)\n"
+    )
+    sites = sites_of(data)
+    assert {name: (s.aliases, s.value) for name, s in sites.items()} == {
+        "--port": (("port",), 8000), "--master-port": (("mport",), 29500), "vllm_port": ((), 8100),
+    }
+    master = sites["--master-port"]
+    assert data[master.start - 1:master.end + 1] == b"'29500'" and (master.line, master.column) == (4, 62)
+
+
+def test_click_options_and_arguments_also_through_an_imported_name() -> None:
+    data = (
+        b"import click\nfrom click import option as opt\n"
+        b"@click.command()\n@click.option('--port', '-p', default=9000)\n"
+        b"@opt('--router', 'router_port', default=9100)\n@click.argument('gateway_port', default=9200)\n"
+        b"def serve(port, router_port, gateway_port):\n    pass\n"
+    )
+    sites = sites_of(data)
+    assert {name: (s.aliases, s.value) for name, s in sites.items()} == {
+        "--port": (("port",), 9000), "--router": (("router_port",), 9100), "gateway_port": ((), 9200),
+    }
+
+
+def test_typer_options_as_defaults_or_annotated_take_the_parameter_as_destination() -> None:
+    data = (
+        b"from typing import Annotated\nimport typer\n"
+        b"def main(port: int = typer.Option(7000, '--port', '-p'),\n"
+        b"         api_port: Annotated[int, typer.Option('--api')] = 7100,\n"
+        b"         rpc_port: int = typer.Option(default=7200),\n"
+        b"         grpc_port: int = typer.Argument(7300)):\n    pass\n"
+    )
+    sites = sites_of(data)
+    assert {name: (s.aliases, s.value) for name, s in sites.items()} == {
+        "--port": (("port", "main.port"), 7000),
+        "--api": (("api_port", "main.api_port"), 7100),
+        "--rpc-port": (("rpc_port", "main.rpc_port"), 7200),
+        "grpc_port": (("main.grpc_port",), 7300),
+    }
+
+
+def test_option_defaults_that_are_no_port_literal_are_not_sites() -> None:
+    data = (
+        b"import argparse, click\np = argparse.ArgumentParser()\n"
+        b"p.add_argument('--port', default=None)\np.add_argument('--num-ports', default=4)\n"
+        b"p.add_argument('--port', default=DEFAULT_PORT)\nadd_argument('--port', default=1)\n"
+        b"@click.option('--timeout', default=36000)\ndef f(timeout):\n    pass\n"
+    )
+    assert sites_of(data) == {}

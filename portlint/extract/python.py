@@ -6,6 +6,14 @@ Found: `NAME = N` (also annotated, at any level; inside a class the name is
 keyword arguments (`serve(port=7000)`), `os.environ.get("NAME", default)` /
 `os.getenv(...)`, `os.environ["NAME"] = "N"` and `os.environ.setdefault("NAME", "N")`.
 A numeric string literal counts as a port when its digits are the whole string.
+
+Command-line option defaults are sites named like the shell long option they
+define, with their destination as an alias (`--port`, `port`), so one selector
+binds a script's `--port 8000` and the parser's default: argparse
+`add_argument("--port", default=8000)` (`dest=` when given), click
+`@click.option("--port", default=8000)` / `click.argument`, and typer
+`port: int = typer.Option(8000, "--port")` or, annotated,
+`port: Annotated[int, typer.Option("--port")] = 8000`.
 """
 from __future__ import annotations
 
@@ -73,6 +81,12 @@ class _SiteFinder(ast.NodeVisitor):
         self.scopes: list[str] = []
         self.class_depth: list[bool] = []
         self.sites: list[Site] = []
+        self.cli_names: dict[str, str] = {}  # `option` imported from click -> "click.option"
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module in ("click", "typer") and node.level == 0:
+            for alias in node.names:
+                self.cli_names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     # -- scopes --------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -84,7 +98,12 @@ class _SiteFinder(ast.NodeVisitor):
         pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default]
         for arg, default in pairs:
-            self._literal(default, f"{self._qualified(node.name)}.{arg.arg}", arg.arg)
+            qualified = f"{self._qualified(node.name)}.{arg.arg}"
+            typer_call = self._typer_parameter(default) or self._typer_parameter(_annotated_metadata(arg))
+            if typer_call is not None:
+                self._typer_default(typer_call, default, arg.arg, qualified)
+            else:
+                self._literal(default, qualified, arg.arg)
         self._in_scope(node.name, node, is_class=False)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -127,16 +146,57 @@ class _SiteFinder(ast.NodeVisitor):
         callee = dotted(node.func)
         if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
             self._literal(node.args[1], _string(node.args[0]), None)
+        cli = self._cli_option(node, callee)
         for keyword in node.keywords:
-            if keyword.arg is not None:
+            if keyword.arg == "default" and cli:
+                for literal in _branch_literals(keyword.value):
+                    self._literal(literal, cli[0], cli[0], aliases=cli[1:])
+            elif keyword.arg is not None:
                 for literal in _branch_literals(keyword.value):
                     self._literal(literal, keyword.arg, keyword.arg)
         self.generic_visit(node)
 
+    # -- command-line options -------------------------------------------------
+    def _cli_option(self, node: ast.Call, callee: str) -> tuple[str, ...]:
+        """(option, destination) of an argparse/click option declaration, () for any other call."""
+        leaf = callee.rsplit(".", 1)[-1]
+        if leaf == "add_argument" and "." in callee:
+            flags = [_string(arg) for arg in node.args]
+            dest = next((_string(k.value) for k in node.keywords if k.arg == "dest"), "")
+            return _option_names(flags, dest, underscores=True)
+        if self.cli_names.get(callee, callee) in ("click.option", "click.argument"):
+            declared = [_string(arg) for arg in node.args]
+            dest = next((d for d in declared if d and not d.startswith("-")), "")
+            return _option_names([d for d in declared if d.startswith("-")] or [dest], dest, underscores=True)
+        return ()
+
+    def _typer_parameter(self, node: ast.AST | None) -> ast.Call | None:
+        if isinstance(node, ast.Call):
+            callee = dotted(node.func)
+            if self.cli_names.get(callee, callee) in ("typer.Option", "typer.Argument"):
+                return node
+        return None
+
+    def _typer_default(self, call: ast.Call, default: ast.AST, parameter: str, qualified: str) -> None:
+        """The default of a typer parameter: in `Option(8000, ...)`, its `default=`, or after `=`."""
+        declared = [_string(arg) for arg in call.args]
+        if call is default:  # `port: int = typer.Option(8000, "--port")`
+            keyword = next((k.value for k in call.keywords if k.arg == "default"), None)
+            value = keyword if keyword is not None else (call.args[0] if call.args else None)
+            declared = declared[1:] if keyword is None else declared
+        else:  # `port: Annotated[int, typer.Option("--port")] = 8000`
+            value = default
+        flags = [d for d in declared if d.startswith("-")]
+        if dotted(call.func).endswith("Option") and not flags:
+            flags = ["--" + parameter.replace("_", "-")]
+        names = (*_option_names(flags or [parameter], parameter, underscores=False), qualified)
+        for literal in _branch_literals(value) if value is not None else ():
+            self._literal(literal, names[0], names[0], aliases=names[1:])
+
     # -- sites ----------------------------------------------------------------
-    def _literal(self, node: ast.AST, name: str, leaf: str | None) -> None:
+    def _literal(self, node: ast.AST, name: str, leaf: str | None, aliases: tuple[str, ...] = ()) -> None:
         """Record `node` as a site named `name` when it is a port literal and wanted."""
-        if not name or not isinstance(node, ast.Constant) or not self.names.wants(name):
+        if not name or not isinstance(node, ast.Constant) or not any(map(self.names.wants, (name, *aliases))):
             return
         span = _digits_span(self.source, node)
         if span is None:
@@ -147,7 +207,7 @@ class _SiteFinder(ast.NodeVisitor):
         self.sites.append(Site(
             self.source.path, line, column, start, end, "python", name, value,
             role=role_of(leaf or name), scope=".".join(self.scopes),
-            end_line=end_line, end_column=end_column,
+            end_line=end_line, end_column=end_column, aliases=aliases,
         ))
 
 
@@ -161,6 +221,30 @@ def _branch_literals(node: ast.AST) -> Iterator[ast.AST]:
             yield from _branch_literals(value)
     elif isinstance(node, ast.Constant):
         yield node
+
+
+def _option_names(flags: list[str], dest: str, underscores: bool) -> tuple[str, ...]:
+    """(`--port`, `port`): the first long option and the destination, as argparse and click derive it.
+
+    Without a long option the name is the destination (a positional, `-p` alone).
+    """
+    flags = [flag for flag in flags if flag]
+    long = next((flag for flag in flags if flag.startswith("--")), "")
+    if not dest:
+        dest = (long or next(iter(flags), "")).lstrip("-")
+        dest = dest.replace("-", "_") if underscores else dest
+    if not long:
+        return (dest,) if dest else ()
+    return (long, dest) if dest != long else (long,)
+
+
+def _annotated_metadata(arg: ast.arg) -> ast.AST | None:
+    """The first metadata of `Annotated[T, meta, ...]` (also `typing.Annotated`), else None."""
+    annotation = arg.annotation
+    if not isinstance(annotation, ast.Subscript) or dotted(annotation.value).rsplit(".", 1)[-1] != "Annotated":
+        return None
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else []
+    return next((item for item in items[1:] if isinstance(item, ast.Call)), None)
 
 
 def _string(node: ast.AST) -> str:
