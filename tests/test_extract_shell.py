@@ -519,3 +519,43 @@ def test_pathological_input_never_raises() -> None:
         b"\\", b"$", b"${", b"$((", b"<<", b"#", b"\r\n\\\r\n", b")))", b"(((",
     ):
         assert isinstance(scan(data), Extraction)
+
+
+# --- Hydra / OmegaConf overrides -----------------------------------------------------
+
+
+def test_a_dotted_override_after_python_is_a_yaml_key_site_spanning_its_digits() -> None:
+    data = b"python -m trainer actor.rollout.prometheus.port=44398 trainer.nnodes=2\n"
+    site = one(data)
+    assert (site.kind, site.name, site.value, site.scope) == ("yaml", "actor.rollout.prometheus.port", 44398, "actor.rollout.prometheus")
+    assert data[site.start:site.end] == b"44398" and (site.line, site.column) == (1, 49)
+
+
+def test_overrides_quoted_appended_or_forced_and_behind_launchers() -> None:
+    data = (
+        b'python3.11 t.py "env.gym.port_range_low=5000" ++env.gym.port_range_high=5999\n'
+        b"uv run t.py a.port=8000\naccelerate launch t.py b.port='8001'\n"
+        b"srun -N2 torchrun --nproc-per-node 8 t.py c.port=8002\ndeepspeed t.py d.port=8003\n"
+    )
+    found = {s.name: (s.kind, s.value, s.role) for s in sites(data)}
+    assert found == {
+        "env.gym.port_range_low": ("yaml", 5000, "low"), "env.gym.port_range_high": ("yaml", 5999, "high"),
+        "a.port": ("yaml", 8000, "port"), "b.port": ("yaml", 8001, "port"),
+        "c.port": ("yaml", 8002, "port"), "d.port": ("yaml", 8003, "port"),
+    }
+
+
+def test_an_override_default_through_a_variable_keeps_the_variable_as_alias() -> None:
+    site = one(b"python t.py +server.port=${SERVER_PORT:-7000}\n")
+    assert (site.kind, site.name, site.aliases, site.value) == ("yaml", "server.port", ("SERVER_PORT",), 7000)
+
+
+def test_dotted_words_of_commands_that_run_no_python_or_before_python_are_not_sites() -> None:
+    data = b"echo a.port=1234\nls b.port=1\nX=1 c.port=3 python t.py\nenv d.port=4 python t.py\n"
+    assert sites(data) == ()
+
+
+def test_overrides_inside_bash_c_are_read_at_their_place_in_the_file() -> None:
+    data = b"bash -c 'python t.py a.port=9000'\n"
+    site = one(data)
+    assert data[site.start:site.end] == b"9000" and site.kind == "yaml"

@@ -6,6 +6,10 @@ heredocs, line continuations), groups them into simple commands, and reads
 sites off each command: assignments (`VAR=N`, also after `export`/`local`/
 `declare`...), `${VAR:-N}` defaults, long options (`--name=N`, `--name N`) and
 arithmetic (`$((${VAR} + 1))`, a *derived* site evaluated at the end).
+After a word that runs Python (`python`, `python3 -m`, `torchrun`, `deepspeed`,
+`uv run`, `accelerate launch`), a Hydra/OmegaConf override `key.path=N` (also
+`+key.path=N`, `++key.path=N`) is a site of kind `yaml` named by its dotted
+path: it sets that key of the YAML config the program loads.
 
 It works on the bytes decoded as Latin-1, so a character index is a byte
 offset; no byte of a UTF-8 multi-byte character is ASCII, so no delimiter is
@@ -50,6 +54,10 @@ _DECLARATIONS = frozenset("export local readonly declare typeset".split())
 _SHELLS = frozenset("bash sh dash ksh zsh".split())
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _OPTION = re.compile(r"(--[A-Za-z0-9][A-Za-z0-9_.-]*)(=|$)")
+_OVERRIDE = re.compile(r"\+{0,2}([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)=")
+# Words that run a Python program taking Hydra/OmegaConf overrides; a second word when the first is a launcher.
+_PYTHON_RUNNERS = re.compile(r"python[0-9.]*|torchrun|deepspeed")
+_PYTHON_LAUNCHERS = {"uv": "run", "accelerate": "launch"}
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
 # No port has more digits; the cap also keeps int() away from huge literals.
 _MAX_DIGITS = 18
@@ -588,11 +596,15 @@ class _Scanner:
 
     def _arguments(self, words: list[Word], k: int) -> None:
         script = self._inline_script(words, k)
+        python = self._python_runner(words, k)
         while k < len(words):
             word = words[k]
             option = self._option(word) if k != script else None
+            override = self._override(word) if python < k and option is None else None
             if k == script:
                 self._inline(word)
+            elif override is not None:
+                self._value(*override, kind="yaml")
             elif option is None:
                 self._loose(word.parts)
             elif option[1] is not None:
@@ -615,6 +627,25 @@ class _Scanner:
                     break
             return -1
         return -1
+
+    def _python_runner(self, words: list[Word], k: int) -> int:
+        """Index of the word that runs Python (`python`, `uv run`...), or len(words) when none does."""
+        for i in range(k, len(words)):
+            text = self._text(words[i]).rsplit("/", 1)[-1]
+            if _PYTHON_RUNNERS.fullmatch(text):
+                return i
+            launched = _PYTHON_LAUNCHERS.get(text)
+            if launched and i + 1 < len(words) and self._text(words[i + 1]) == launched:
+                return i + 1
+        return len(words)
+
+    def _override(self, word: Word) -> tuple[str, tuple[Part, ...]] | None:
+        """`key.path=value` (also `+`/`++` in front, quoted or not) -> (key.path, value parts)."""
+        if not word.parts or word.parts[0].kind not in _LITERALS:
+            return None
+        first = word.parts[0]
+        match = _OVERRIDE.match(self.s, first.start, first.end)
+        return None if match is None else (match.group(1), _rest(word.parts, match.end()))
 
     def _inline(self, word: Word) -> None:
         text = self._text(word)
@@ -651,8 +682,8 @@ class _Scanner:
             return self._digits(part)
         return part.kind == ARITH or self._default_chain(part) is not None
 
-    def _value(self, owner: str, parts: tuple[Part, ...]) -> None:
-        """The sites of a value assigned to a variable or given to a `--option`."""
+    def _value(self, owner: str, parts: tuple[Part, ...], kind: str = "shell") -> None:
+        """The sites of a value assigned to a variable, given to a `--option` or to a key (`kind` yaml)."""
         if len(parts) != 1:
             self._loose(parts)
             return
@@ -660,7 +691,7 @@ class _Scanner:
         chain = self._default_chain(part)
         if part.kind in _LITERALS:
             if self._digits(part):
-                self._literal(owner, part, ())
+                self._literal(owner, part, (), kind)
         elif part.kind == ARITH:
             self._arithmetic(part, owner)
         elif chain is not None and owner.startswith("--"):
@@ -668,7 +699,7 @@ class _Scanner:
             self._literal(names[0], chain[0], names[1:])
         elif chain is not None:
             aliases = tuple(dict.fromkeys(name for name in chain[1] if name != owner))
-            self._literal(owner, chain[0], aliases)
+            self._literal(owner, chain[0], aliases, kind)
         else:
             self._loose(parts)
 
@@ -700,19 +731,19 @@ class _Scanner:
 
     # --- sites ------------------------------------------------------------------
 
-    def _literal(self, name: str, digits: Part, aliases: tuple[str, ...]) -> None:
+    def _literal(self, name: str, digits: Part, aliases: tuple[str, ...], kind: str = "shell") -> None:
         if self.commands_only:
             return
         value = int(self.s[digits.start:digits.end])
         for variable in (name, *aliases):
-            if not variable.startswith("-"):
+            if not variable.startswith("-") and "." not in variable:
                 self.values.setdefault(variable, []).append((digits.start, value))
         if not any(self._wants(n) for n in (name, *aliases)):
             return
         key = (digits.start, digits.end)
         known = self.literals.get(key)
         if known is None or len(aliases) > len(known.aliases):
-            self.literals[key] = self._site(name, digits.start, digits.end, value, aliases=aliases)
+            self.literals[key] = self._site(name, digits.start, digits.end, value, aliases=aliases, kind=kind)
 
     def _arithmetic(self, part: Part, owner: str) -> None:
         if self.commands_only:
@@ -743,13 +774,15 @@ class _Scanner:
         return max(earlier)[1] if earlier else min(entries)[1]
 
     def _site(
-        self, name: str, start: int, end: int, value: int, *, aliases: tuple[str, ...] = (), derived: str = ""
+        self, name: str, start: int, end: int, value: int, *,
+        aliases: tuple[str, ...] = (), derived: str = "", kind: str = "shell",
     ) -> Site:
         line, column = self.source.position(start)
         end_line, end_column = self.source.position(end)
+        scope = name.rsplit(".", 1)[0] if kind == "yaml" else ""  # a key's parent, as in a YAML file
         return Site(
-            self.source.path, line, column, start, end, "shell", name, value, role_of(name),
-            aliases=aliases, derived=derived, end_line=end_line, end_column=end_column,
+            self.source.path, line, column, start, end, kind, name, value, role_of(name),
+            aliases=aliases, scope=scope, derived=derived, end_line=end_line, end_column=end_column,
         )
 
     def _wants(self, name: str) -> bool:
