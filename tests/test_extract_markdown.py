@@ -319,3 +319,43 @@ def test_random_markdown_never_raises_and_every_span_is_the_value() -> None:
         data = "".join(rng.choice(_NASTY) for _ in range(rng.randint(1, 40))).encode()
         for site in _extract(data).sites:
             assert data[site.start : site.end].decode() == str(site.value)
+
+
+# -- MyST directives ------------------------------------------------------------
+
+
+def test_a_myst_list_table_of_name_rows_is_read_past_its_options() -> None:
+    text = (
+        "```{list-table} Ports\n:header-rows: 1\n:widths: 40 60\n\n"
+        "* - Setting\n  - What\n* - `MASTER_PORT=1400`\n  - rendezvous\n"
+        "* - `NODE_MANAGER_PORT=1301`\n  - raylet\n```\n"
+    )
+    sites = _extract(text).sites
+    assert [(s.name, s.value, s.line, s.column) for s in sites] == [
+        ("MASTER_PORT", 1400, 7, 18), ("NODE_MANAGER_PORT", 1301, 9, 24),
+    ]
+
+
+def test_admonitions_notes_dropdowns_and_colon_fences_hold_markdown_tables() -> None:
+    text = (
+        "```{note}\n| var | value |\n|---|---|\n| `GYM_PORT=5000` | gym |\n```\n"
+        "````{admonition} Title\nSet `VLLM_PORT=7000`.\n````\n"
+        "```{dropdown} More\n`A_PORT=1`\n```\n"
+        ":::{tab-item} Linux\n`B_PORT=2`\n:::\n"
+        "~~~{tip}\n`C_PORT=3`\n~~~\n"
+    )
+    assert _found(text) == [("GYM_PORT", 5000), ("VLLM_PORT", 7000), ("A_PORT", 1), ("B_PORT", 2), ("C_PORT", 3)]
+
+
+def test_code_directives_stay_code_also_nested_in_a_directive_holding_markdown() -> None:
+    text = (
+        "````{note}\n```{code-block} bash\nexport `X_PORT=1`\n```\nafter `Y_PORT=2`\n````\n"
+        "```{code}\n`Z_PORT=3`\n```\n:::{literalinclude} ../ports.py\n:::\n"
+        "```{eval-rst}\n``W_PORT=4``\n```\n```bash\n`V_PORT=5`\n```\n"
+    )
+    assert _found(text) == [("Y_PORT", 2)]
+
+
+def test_a_directive_body_ends_at_its_closing_fence_and_what_follows_is_read_once() -> None:
+    text = ":::{note}\nsee `A_PORT=1`\n:::\nthen `B_PORT=2`\n\n:::{tip}\nunclosed `C_PORT=3`\n"
+    assert _found(text) == [("A_PORT", 1), ("B_PORT", 2), ("C_PORT", 3)]

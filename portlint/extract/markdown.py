@@ -6,6 +6,12 @@ for `<!-- portlint: ignore[...] -->` suppressions, paragraphs are scanned for
 code spans, and table rows are split into cells. It works on the file's bytes,
 so every span is a byte span even after non-ASCII text, and it never raises.
 
+MyST directives (Sphinx docs): a fence whose info string is a directive in
+braces (```` ```{note} ````, `{list-table}`, `{admonition} Title`, and the colon
+fence `:::{tip}`) holds Markdown, which is scanned like the rest of the file
+(its leading `:option: value` lines aside); code directives (`{code-block}`,
+`{code}`, `{literalinclude}`, `{eval-rst}`...) stay skipped like any fence.
+
 Deliberate leniencies, because list and quote containers are only approximated:
 a fence or an HTML comment is recognised at any indentation (nested list items
 indent them past CommonMark's 3 spaces), indented code blocks are not skipped,
@@ -31,7 +37,14 @@ _TOKEN = re.compile(
     rb"(--[A-Za-z0-9][A-Za-z0-9_-]*|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
     rb"=([\"']?)([0-9]+)\2(?![A-Za-z0-9_]|\.[0-9])"
 )
-_FENCE_OPEN = re.compile(rb"(`{3,}|~{3,})(.*)", re.DOTALL)
+_FENCE_OPEN = re.compile(rb"(`{3,}|~{3,}|:{3,}(?=\{))(.*)", re.DOTALL)
+_DIRECTIVE = re.compile(rb"[ \t]*\{([A-Za-z][A-Za-z0-9_:.-]*)\}")
+_DIRECTIVE_OPTION = re.compile(rb":[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)")
+# Directives whose body is code, raw markup or data, not Markdown.
+_CODE_DIRECTIVES = frozenset(
+    b"code-block code sourcecode code-cell literalinclude eval-rst raw math mermaid graphviz csv-table "
+    b"include parsed-literal".split()
+)
 _HEADING = re.compile(rb"#{1,6}(?:[ \t]|$)")
 _LIST_ITEM = re.compile(rb"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 _DELIMITER_CELL = re.compile(rb"[ \t]*:?-+:?[ \t]*")
@@ -56,6 +69,7 @@ class _Fence(NamedTuple):
     length: int
     indent: int
     depth: int  # block-quote depth of the opening line
+    markdown: bool = False  # a MyST directive whose body is Markdown
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
@@ -200,6 +214,7 @@ class _Scanner:
         self.sites: list[Site] = []
         self.suppressions: list[Suppression] = []
         self.next_content: list[int] | None = None
+        self.limit = len(self.lines)  # blocks end here: the end of the file or of a directive's body
 
     # -- line classification -------------------------------------------------
 
@@ -226,7 +241,9 @@ class _Scanner:
         char = self.data[line.text]
         if char == _BACKTICK and b"`" in match.group(2):
             return None
-        return _Fence(char, len(match.group(1)), line.indent, line.depth)
+        directive = _DIRECTIVE.match(match.group(2))
+        markdown = directive is not None and directive.group(1).lower() not in _CODE_DIRECTIVES
+        return _Fence(char, len(match.group(1)), line.indent, line.depth, markdown)
 
     def starts_block(self, index: int) -> bool:
         """A line that ends a paragraph or table: fence, HTML comment, heading, list item."""
@@ -251,7 +268,7 @@ class _Scanner:
 
     def table_start(self, index: int) -> bool:
         """A header row: followed by a delimiter row of as many cells, in the same quote."""
-        if index + 1 >= len(self.lines) or self.lines[index].depth != self.lines[index + 1].depth:
+        if index + 1 >= self.limit or self.lines[index].depth != self.lines[index + 1].depth:
             return False
         cells = self.delimiter_cells(index + 1)
         if not cells or self.starts_block(index):
@@ -262,30 +279,34 @@ class _Scanner:
     # -- block extents (each returns the index after the block's last line) ---
 
     def fence_stop(self, index: int, fence: _Fence) -> int:
+        return self.fence_body(index, fence)[1]
+
+    def fence_body(self, index: int, fence: _Fence) -> tuple[int, int]:
+        """(index after the fence's body, index after the whole fence)."""
         data = self.data
-        for later in range(index + 1, len(self.lines)):
+        for later in range(index + 1, self.limit):
             line = self.lines[later]
             depth, pos = _unquote(data, line.start, line.end, fence.depth)
             if depth < fence.depth:
-                return later  # the block quote holding the fence ended
+                return later, later  # the block quote holding the fence ended
             indent, pos = _indent(data, pos, line.end)
             run = _run_length(data, pos, line.end, fence.char)
             rest = data[pos + run : line.end]
             if run >= fence.length and indent <= fence.indent + 3 and not rest.strip():
-                return later + 1
-        return len(self.lines)  # an unclosed fence runs to the end of the file
+                return later, later + 1
+        return self.limit, self.limit  # an unclosed fence runs to the end of the file
 
     def html_stop(self, index: int) -> int:
         """An HTML block opened by `<!--` ends on the first line holding `-->`."""
-        for later in range(index, len(self.lines)):
+        for later in range(index, self.limit):
             start = self.lines[index].text + 2 if later == index else self.lines[later].start
             if self.data.find(b"-->", start, self.lines[later].end) != -1:
                 return later + 1
-        return len(self.lines)
+        return self.limit
 
     def table_stop(self, index: int) -> int:
         depth, later = self.lines[index].depth, index + 2
-        while later < len(self.lines) and not self.blank(later):
+        while later < self.limit and not self.blank(later):
             if self.lines[later].depth != depth:
                 break
             if self.starts_block(later) and not self.comment_only(later):
@@ -297,7 +318,7 @@ class _Scanner:
         if self.heading(index):
             return index + 1
         later = index + 1
-        while later < len(self.lines) and not (
+        while later < self.limit and not (
             self.blank(later) or self.starts_block(later) or self.table_start(later)
         ):
             later += 1
@@ -305,19 +326,32 @@ class _Scanner:
 
     # -- scanning --------------------------------------------------------------
 
-    def scan(self) -> None:
-        index = 0
-        while index < len(self.lines):
+    def scan(self, index: int = 0) -> None:
+        while index < self.limit:
             if self.blank(index):
                 index += 1
             elif (fence := self.fence_opener(index)) is not None:
-                index = self.fence_stop(index, fence)
+                index = self.scan_fence(index, fence)
             elif self.opens_comment(index):
                 index = self.scan_html(index)
             elif self.table_start(index):
                 index = self.scan_table(index)
             else:
                 index = self.scan_text(index)
+
+    def scan_fence(self, index: int, fence: _Fence) -> int:
+        """Skip a code fence; scan the body of a MyST directive that holds Markdown."""
+        body_stop, stop = self.fence_body(index, fence)
+        if fence.markdown:
+            body = index + 1
+            while body < body_stop and _DIRECTIVE_OPTION.match(self.data, self.lines[body].text, self.lines[body].end):
+                body += 1  # `:header-rows: 1`: the directive's options
+            saved, self.limit = self.limit, body_stop
+            try:
+                self.scan(body)
+            finally:
+                self.limit = saved
+        return stop
 
     def scan_html(self, index: int) -> int:
         stop = self.html_stop(index)
