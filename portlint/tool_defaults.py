@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from typing import Any
@@ -23,6 +23,13 @@ from portlint.model import Command
 # tests/test_tool_defaults.py keeps this in step with the table.
 _NEEDLES = (b"rayStartParams", b"torchrun", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR")
 _RAY_START = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b")
+# `"$RAY_BIN" start`, `${RAY} start`: a program held in a variable (resolved by `programs_resolved`).
+_VARIABLE_START = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?[\"']?[ \t]+start\b")
+# What a variable holding a program is assigned: `$(which ray)`, `$(command -v ray)`, a path, `${X:-ray}`.
+_LOOKUP = re.compile(r"(?:\$\(|`)(?:which|command -v|type -P)[ \t]+([^\s()`]+)[ \t]*(?:\)|`)")
+_DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^{}\s]+)\}")
+_PROGRAM_PATH = re.compile(r"[A-Za-z0-9_./${}~-]*?([A-Za-z_][A-Za-z0-9_.+-]*)")
+_EXPANSION = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 _DECLARATIONS = frozenset("export local readonly declare typeset".split())
 _NOT_RUNNING = frozenset(("echo", "printf", ":", "#"))
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -80,7 +87,51 @@ def mentions_tool(kind: str, data: bytes) -> bool:
         return False
     if any(needle in data for needle in _NEEDLES):
         return True
-    return b"start" in data and _RAY_START.search(data) is not None
+    if b"start" not in data:
+        return False
+    return _RAY_START.search(data) is not None or (b"ray" in data and _VARIABLE_START.search(data) is not None)
+
+
+def programs_resolved(commands: list[Command]) -> list[Command]:
+    """The commands (in file order) with a word that is only `$VAR` replaced by the program
+    the file last assigned to VAR: `RAY_BIN=$(which ray)`, `RAY=/opt/conda/bin/ray`, `PY=${PY:-python3}`."""
+    held: dict[str, str] = {}
+    resolved = []
+    for command in commands:
+        words = command.words
+        if any(word.startswith("$") for word in words):
+            words = tuple(_program_of(word, held) for word in words)
+        resolved.append(command if words == command.words else replace(command, words=words))
+        for name, value in _assigned(command):
+            expansion = _EXPANSION.fullmatch(value)
+            program = held.get(expansion.group(1), "") if expansion else _program(value)
+            if program:
+                held[name] = program
+            else:
+                held.pop(name, None)
+    return resolved
+
+
+def _assigned(command: Command) -> list[tuple[str, str]]:
+    found = list(command.assignments)
+    words = command.words
+    if words and words[0] in _DECLARATIONS:
+        found += [tuple(word.split("=", 1)) for word in words[1:] if "=" in word]  # type: ignore[misc]
+    return found
+
+
+def _program(value: str) -> str:
+    """The program a variable's value names (its last path component), or ""."""
+    lookup = _LOOKUP.fullmatch(value) or _DEFAULTED.fullmatch(value)
+    if lookup:
+        value = lookup.group(1)
+    path = _PROGRAM_PATH.fullmatch(value)
+    return path.group(1) if path and not path.group(1)[0].isdigit() else ""
+
+
+def _program_of(word: str, held: dict[str, str]) -> str:
+    expansion = _EXPANSION.fullmatch(word)
+    return held.get(expansion.group(1), word) if expansion else word
 
 
 @lru_cache(maxsize=1)

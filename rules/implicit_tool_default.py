@@ -3,10 +3,13 @@
 What it does: finds the commands that start a tool of portlint's table of
 implicit port defaults (`portlint/tool_defaults.yaml`: `ray start`, `torchrun`,
 a launcher setting `MASTER_ADDR` for torch.distributed), in shell scripts,
-heredoc bodies, YAML `command:`/`args:` strings and KubeRay `rayStartParams`,
-and flags each command that leaves out an option whose default port reaches the
-ephemeral range, is picked at random when the tool starts (which draws it from
-the ephemeral range), or, with a declared layout, lies in no band. An option
+heredoc bodies, `bash -c`/`sh -c` and `ssh host "..."` strings, YAML
+`command:`/`args:` strings, SkyPilot `run:`/`setup:` scripts and KubeRay
+`rayStartParams`, also when a variable holds the program (`RAY_BIN=$(which
+ray)`, then `"$RAY_BIN" start`), and flags each command that leaves out an
+option whose default port reaches the ephemeral range, is picked at random when
+the tool starts (which draws it from the ephemeral range), or, with a declared
+layout, lies in no band. An option
 passed through a variable (`--min-worker-port=${MIN_WORKER_PORT}`) is given,
 with the variable's default as its value. One problem per command, at the
 command, naming every default left in force and the option to set.
@@ -47,6 +50,7 @@ class _Script:
     """One file's commands: the tools they run, the variables they set, its sites by name."""
 
     def __init__(self, commands: list[Command], sites: list[Site], tools: tuple[tool_defaults.Tool, ...]) -> None:
+        commands = tool_defaults.programs_resolved(commands)
         self.runs = [run for command in commands for run in tool_defaults.invocations(tools, command)]
         self.variables = set().union(*(tool_defaults.variables_set(c) for c in commands))
         self.sites = sites

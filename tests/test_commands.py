@@ -226,3 +226,22 @@ def test_a_script_running_ray_start_without_any_port_token_is_still_read(tmp_pat
     files = dict(engine.scan())
     assert list(files) == ["start.sh"]
     assert words(engine.layout(files).commands) == [("ray", "start", "--head", "--block")]
+
+
+def test_the_quoted_command_of_ssh_is_read_in_place_past_ssh_options() -> None:
+    data = b"ssh -p 22 -o X=no -tt \"$node\" 'cd /w && ray start --head'\nssh host ray start\nssh host 'a' 'b'\n"
+    commands = shell_commands(data)
+    assert words(commands) == [
+        ("ssh", "-p", "22", "-o", "X=no", "-tt", "$node", "cd /w && ray start --head"), ("cd", "/w"),
+        ("ray", "start", "--head"), ("ssh", "host", "ray", "start"), ("ssh", "host", "a", "b"),
+    ]
+    ray = commands[2]
+    assert data.splitlines()[0][ray.column - 1:ray.end_column - 1] == b"ray start --head"
+
+
+def test_skypilot_run_and_setup_scripts_are_read_where_they_are_written() -> None:
+    data = b"num_nodes: 2\nsetup: pip install ray\nrun: |\n  echo go\n  ray start --head\nenvs:\n  run: ray start\n"
+    commands = yaml_commands(data)
+    assert [(c.words, c.line, c.column) for c in commands] == [
+        (("pip", "install", "ray"), 2, 8), (("echo", "go"), 4, 3), (("ray", "start", "--head"), 5, 3),
+    ]

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 
 from portlint import tool_defaults
 from portlint.model import Command
-from portlint.tool_defaults import invocation, mentions_tool, options, variables_set
+from portlint.tool_defaults import invocation, mentions_tool, options, programs_resolved, variables_set
 
 SCHEMA = json.loads((files("portlint") / "tool_defaults.schema.json").read_text())
 
@@ -135,3 +135,26 @@ def test_variables_set_by_assignments_declarations_and_env() -> None:
     assert variables_set(command("export", "A=1", "B", "-n", assignments=(("C", "2"),))) == {"A", "B", "C"}
     assert variables_set(command("env", "-i", "D=1", "torchrun")) == {"D"}
     assert variables_set(command("torchrun", "E=1")) == set()
+
+
+def test_a_variable_starting_something_where_ray_is_mentioned_passes_the_byte_test() -> None:
+    assert mentions_tool("shell", b'RAY_BIN=$(which ray)\n"$RAY_BIN" start --head\n')
+    assert mentions_tool("shell", b"RAY=/opt/bin/ray\n${RAY} start\n")
+    assert not mentions_tool("shell", b'SERVER=./serve.sh\n"$SERVER" start\n')
+
+
+def test_a_word_holding_only_a_variable_is_the_program_last_assigned_to_it() -> None:
+    commands = [
+        Command("x.sh", 1, 1, (), (("RAY_BIN", "$(which ray)"),)),
+        Command("x.sh", 2, 1, ("$RAY_BIN", "start", "--head")),
+        Command("x.sh", 3, 1, ("export", "RAY=${RAY:-/opt/conda/bin/ray}")),
+        Command("x.sh", 4, 1, ("srun", "${RAY}", "start")),
+        Command("x.sh", 5, 1, (), (("COPY", "$RAY"), ("PY", "`command -v python3`"))),
+        Command("x.sh", 6, 1, ("$COPY", "start", "$PY", "-m", "x", "$UNKNOWN")),
+        Command("x.sh", 7, 1, (), (("RAY_BIN", "$head:6379"),)),
+        Command("x.sh", 8, 1, ("$RAY_BIN", "start")),
+    ]
+    assert [c.words for c in programs_resolved(commands)] == [
+        (), ("ray", "start", "--head"), ("export", "RAY=${RAY:-/opt/conda/bin/ray}"), ("srun", "ray", "start"),
+        (), ("ray", "start", "python3", "-m", "x", "$UNKNOWN"), (), ("$RAY_BIN", "start"),
+    ]

@@ -13,8 +13,10 @@ path: it sets that key of the YAML config the program loads.
 
 It works on the bytes decoded as Latin-1, so a character index is a byte
 offset; no byte of a UTF-8 multi-byte character is ASCII, so no delimiter is
-ever found inside one. Scripts inside `$(...)`, backticks and the string of
-`bash -c "..."` are scanned as commands too; heredoc bodies never are.
+ever found inside one. Scripts inside `$(...)`, backticks, the string of
+`bash -c "..."` (also after `srun ...`) and the one quoted command string of
+`ssh [options] host "..."` are scanned as commands too, in place, so their
+positions are the file's; heredoc bodies never are.
 
 Every simple command is also kept as a `Command` (words with quotes removed,
 expansions as written) for the code-pattern rules (PL603). A heredoc body is
@@ -59,6 +61,7 @@ _OVERRIDE = re.compile(r"\+{0,2}([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)="
 _PYTHON_RUNNERS = re.compile(r"python[0-9.]*|torchrun|deepspeed")
 _PYTHON_LAUNCHERS = {"uv": "run", "accelerate": "launch"}
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
+_SSH_OPTIONS_WITH_ARGUMENT = frozenset("BbcDEeFIiJLlmOopQRSWw")
 # No port has more digits; the cap also keeps int() away from huge literals.
 _MAX_DIGITS = 18
 _MAX_VALUE = 1 << 63
@@ -615,7 +618,9 @@ class _Scanner:
             k += 1
 
     def _inline_script(self, words: list[Word], k: int) -> int:
-        """Index of the script word of `bash -c "..."` (also `sh -lc` ...), else -1."""
+        """Index of the script word of `bash -c "..."` (also `sh -lc` ...) or `ssh host "..."`, else -1."""
+        if k < len(words) and self._text(words[k]).rsplit("/", 1)[-1] == "ssh":
+            return self._ssh_script(words, k + 1)
         for shell in range(k, len(words) - 2):
             if self._text(words[shell]).rsplit("/", 1)[-1] not in _SHELLS:
                 continue
@@ -627,6 +632,21 @@ class _Scanner:
                     break
             return -1
         return -1
+
+    def _ssh_script(self, words: list[Word], k: int) -> int:
+        """Index of the command of `ssh [options] host "command"` when it is one word, else -1.
+
+        ssh joins the words after the host into the remote command; one quoted word is a script.
+        """
+        while k < len(words):
+            text = self._text(words[k])
+            if text == "--":
+                k += 1
+                break
+            if not text.startswith("-") or len(text) == 1:
+                break
+            k += 2 if len(text) == 2 and text[1] in _SSH_OPTIONS_WITH_ARGUMENT else 1
+        return k + 1 if k + 2 == len(words) else -1
 
     def _python_runner(self, words: list[Word], k: int) -> int:
         """Index of the word that runs Python (`python`, `uv run`...), or len(words) when none does."""

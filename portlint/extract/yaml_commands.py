@@ -1,10 +1,12 @@
-"""Commands written in YAML: `command:`/`args:` of Kubernetes, compose and CI files, and
-KubeRay's `rayStartParams`.
+"""Commands written in YAML: `command:`/`args:` of Kubernetes, compose and CI files, the
+`run:`/`setup:` scripts of a SkyPilot task, and KubeRay's `rayStartParams`.
 
 * A string under `command:` or `args:` (a block scalar, usually) is a shell
   script: it is scanned with the shell scanner, and each command's position is
   moved into the YAML file (exactly for `|` blocks and one-line strings; at the
   string's start otherwise, where folding has joined its lines).
+* A string under a document's top-level `run:` or `setup:` (a SkyPilot task) is
+  a script too; a nested `run:` is left alone, as any other value.
 * Lists under `command:` and `args:` of one mapping are one argument vector
   (Kubernetes runs `command` + `args`); `[bash, -c, script]` runs the script.
 * A `rayStartParams` mapping is the `ray start` KubeRay runs: its keys are the
@@ -25,7 +27,8 @@ from portlint.source import Source
 
 # A key, not the end of one (`kwargs:`); the look-behinds follow the literals, which is fast.
 _MENTIONS = re.compile(
-    r"(?:command|args|rayStartParams)(?<![\w-]command)(?<![\w-]args)(?<![\w-]rayStartParams)['\"]?[ \t]*:"
+    r"(?:command|args|rayStartParams|run|setup)(?<![\w-]command)(?<![\w-]args)(?<![\w-]rayStartParams)"
+    r"(?<![\w-]run)(?<![\w-]setup)['\"]?[ \t]*:"
 )
 _INVOKING_KEYS = ("command", "args")
 _SHELLS = frozenset("sh bash dash ksh zsh".split())
@@ -48,9 +51,16 @@ def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, 
                 found += _ray_start(source, path, node, key, value)
             elif key.id == "scalar" and key.value in _INVOKING_KEYS:
                 invoking.append((_INVOKING_KEYS.index(key.value), value))
+            elif _runs_script(path, key) and value.id == "scalar" and value.value.strip():
+                found += _script(source, value, names)
         if invoking:
             found += _invocation(source, [value for _, value in sorted(invoking, key=lambda kv: kv[0])], names)
     return tuple(sorted(found, key=lambda command: (command.line, command.column)))
+
+
+def _runs_script(path: str, key: Any) -> bool:
+    """A SkyPilot task's `run:`/`setup:`: at the top of the document."""
+    return path == "" and key.id == "scalar" and key.value in ("run", "setup")
 
 
 def _ray_start(source: Source, path: str, group: Any, key: Any, params: Any) -> list[Command]:
