@@ -82,8 +82,8 @@ class Invocation:
 
 
 def mentions_tool(kind: str, data: bytes) -> bool:
-    """Whether a script or YAML file may run a tool of the table (a cheap byte test)."""
-    if kind not in ("shell", "yaml"):
+    """Whether a script, YAML or Python file may run a tool of the table (a cheap byte test)."""
+    if kind not in ("shell", "yaml", "python"):
         return False
     if any(needle in data for needle in _NEEDLES):
         return True

@@ -245,3 +245,34 @@ def test_skypilot_run_and_setup_scripts_are_read_where_they_are_written() -> Non
     assert [(c.words, c.line, c.column) for c in commands] == [
         (("pip", "install", "ray"), 2, 8), (("echo", "go"), 4, 3), (("ray", "start", "--head"), 5, 3),
     ]
+
+
+def python_commands(data: bytes) -> tuple[Command, ...]:
+    from portlint.extract import python
+
+    extraction = python.extract(Source("m.py", data), NameFilter())
+    assert extraction.error == ""
+    return extraction.commands
+
+
+def test_a_python_command_string_is_scanned_where_its_literals_are_written() -> None:
+    data = (
+        b"def ray_cmd(port):\n"
+        b"    extra = '--block'\n"
+        b"    return ('ulimit -n 1 && '\n"
+        b"            f'ray start --head --port={port} {extra}')\n"
+    )
+    ulimit, ray = python_commands(data)
+    assert ray.words == ("ray", "start", "--head", "--port=${__}", "--block")
+    assert (ulimit.line, ulimit.column, ray.line, ray.column) == (3, 14, 4, 15)
+    assert (ray.end_line, ray.end_column) == (4, 53)  # after the placeholder it ends with
+    assert data.splitlines()[3][ray.column - 1:].startswith(b"ray start")
+
+
+def test_only_strings_that_are_commands_are_read() -> None:
+    data = (
+        b"import subprocess\nsubprocess.run('ray start --head', shell=True)\n"
+        b"help_text = 'run ray start --head'\nprint('ray start --head')\n"
+        b"launch_cmd = 'ray start'\nscript = b'ray start'\nescaped_cmd = 'ray start\\\\n'\n"
+    )
+    assert [(c.words, c.line) for c in python_commands(data)] == [(("ray", "start", "--head"), 2), (("ray", "start"), 5)]

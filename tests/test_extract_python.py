@@ -126,3 +126,14 @@ def test_option_defaults_that_are_no_port_literal_are_not_sites() -> None:
         b"@click.option('--timeout', default=36000)\ndef f(timeout):\n    pass\n"
     )
     assert sites_of(data) == {}
+
+
+def test_upper_case_port_keys_of_a_mapping_are_the_environment_variables_it_sets() -> None:
+    data = (
+        b"import os\nos.environ.update({'MASTER_PORT': '7777', 'WORLD_SIZE': '2'})\n"
+        b"env = {**os.environ, 'VLLM_PORT': 8000}\nconfig = {'port': 9000, 'server_port': 9001}\n"
+    )
+    sites = sites_of(data)
+    assert {name: s.value for name, s in sites.items()} == {"MASTER_PORT": 7777, "VLLM_PORT": 8000}
+    master = sites["MASTER_PORT"]
+    assert data[master.start - 1:master.end + 1] == b"'7777'"

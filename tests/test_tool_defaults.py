@@ -89,7 +89,8 @@ def test_every_tool_of_the_table_is_found_by_the_byte_test() -> None:
 
 def test_the_byte_test_skips_other_text_and_other_kinds() -> None:
     assert not mentions_tool("shell", b"echo array start; gray  starting\n")
-    assert not mentions_tool("python", b"subprocess.run(['ray start'])\n")
+    assert mentions_tool("python", b"subprocess.run('ray start', shell=True)\n")
+    assert not mentions_tool("markdown", b"ray start --head\n")
 
 
 # --- invocations -----------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Found: `NAME = N` (also annotated, at any level; inside a class the name is
 `Class.NAME`), literals in the branches of a conditional or boolean expression
 (`base = max(c) if c else 7000`), parameter defaults (`def f(start_port=7000)`),
 keyword arguments (`serve(port=7000)`), `os.environ.get("NAME", default)` /
-`os.getenv(...)`, `os.environ["NAME"] = "N"` and `os.environ.setdefault("NAME", "N")`.
+`os.getenv(...)`, `os.environ["NAME"] = "N"`, `os.environ.setdefault("NAME", "N")` and
+the entries of an environment mapping (`{"MASTER_PORT": "29500"}`: upper-case keys).
 A numeric string literal counts as a port when its digits are the whole string.
 
 Command-line option defaults are sites named like the shell long option they
@@ -27,14 +28,16 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from portlint import analysis
-from portlint.extract import Extraction, Suppression, prose, suppression_in
+from portlint.extract import Extraction, Suppression, prose, python_commands, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
+from portlint.tool_defaults import mentions_tool
 
 _ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
@@ -54,7 +57,12 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     finder = _SiteFinder(source, names)
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
-    return Extraction((*finder.sites, *doc_sites), suppressions, sockets=_socket_findings(source.data, tree))
+    commands = ()
+    if mentions_tool("python", source.data):
+        commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column))
+    return Extraction(
+        (*finder.sites, *doc_sites), suppressions, commands=commands, sockets=_socket_findings(source.data, tree),
+    )
 
 
 def _socket_findings(data: bytes, tree: ast.Module) -> tuple:
@@ -140,6 +148,15 @@ class _SiteFinder(ast.NodeVisitor):
         qualified = f"{self.scopes[-1]}.{name}" if in_class else name
         for literal in _branch_literals(value):
             self._literal(literal, qualified, name)
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        """`{"MASTER_PORT": "29500"}`: an environment mapping (for `env=`, `os.environ.update`,
+        `patch.dict`) sets the variable, so an upper-case port-like key is its site."""
+        for key, value in zip(node.keys, node.values):
+            name = _string(key) if key is not None else ""
+            if _ENV_NAME.fullmatch(name):
+                self._literal(value, name, None)
+        self.generic_visit(node)
 
     # -- calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:

@@ -1,0 +1,214 @@
+"""Shell commands written as Python strings (`cmd = f"ray start --head --port={port}"`), for PL603.
+
+Only strings that are plainly commands are read: the value of a name that says
+so (`cmd`, `ray_start_cmd`, `launch_script`), an argument of `subprocess.*` /
+`os.system` / `os.popen`, or what a function named so returns. Prose that
+merely mentions a tool (`"set up the cluster with `ray start --head`"`) is not.
+
+The literal's text is rebuilt from its source (implicit concatenation of
+adjacent literals included) and scanned with the shell scanner. A placeholder
+of an f-string becomes the string constant its name was last assigned in the
+enclosing function or module (`ports = "--node-manager-port=12345 ..."`), else
+an unknown expansion (`${__}`). Commands keep the file's positions: exact
+where the text is the literal's own characters, at the placeholder otherwise.
+A literal with a backslash escape, a bytes literal or non-ASCII text is left
+alone (its characters would not map one to one).
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from typing import NamedTuple
+
+from portlint.model import Command
+from portlint.naming import NameFilter, words
+from portlint.source import Source
+
+_COMMAND_WORDS = frozenset(("cmd", "cmds", "command", "commands", "script", "cmdline"))
+_RUNNERS = frozenset(
+    "subprocess.run subprocess.call subprocess.check_call subprocess.check_output subprocess.Popen "
+    "os.system os.popen asyncio.create_subprocess_shell".split()
+)
+_LITERAL = re.compile(r"([rRuUfF]{0,2})('''|\"\"\"|'|\")")
+_BETWEEN = re.compile(r"(?:[ \t\r\n]|\\\r?\n|#[^\n]*)*")
+_UNKNOWN = "${__}"
+
+
+class _Piece(NamedTuple):
+    """A run of the rebuilt text: `text` came from the `span` bytes at file offset `at`
+    (exact: one character per byte)."""
+
+    text: str
+    at: int
+    exact: bool
+    span: int = 0
+
+
+def commands(source: Source, tree: ast.AST, offset_of) -> tuple[Command, ...]:  # noqa: ANN001 - (line, col) -> offset
+    finder = _Finder(source, offset_of)
+    finder.visit(tree)
+    return tuple(sorted(finder.found, key=lambda command: (command.line, command.column)))
+
+
+class _Finder(ast.NodeVisitor):
+    def __init__(self, source: Source, offset_of) -> None:  # noqa: ANN001
+        self.source = source
+        self.offset_of = offset_of
+        self.strings: list[dict[str, str]] = [{}]  # per scope: name -> last string constant assigned
+        self.functions: list[str] = []
+        self.found: list[Command] = []
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.strings.append({})
+        self.functions.append(node.name)
+        self.generic_visit(node)
+        self.functions.pop()
+        self.strings.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self._assigned(target.id, node.value)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if isinstance(node.target, ast.Name) and node.value is not None:
+            self._assigned(node.target.id, node.value)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if _dotted(node.func) in _RUNNERS and node.args:
+            self._read(node.args[0])
+        self.generic_visit(node)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        if node.value is not None and self.functions and _COMMAND_WORDS & set(words(self.functions[-1])):
+            self._read(node.value)
+        self.generic_visit(node)
+
+    def _assigned(self, name: str, value: ast.AST) -> None:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            self.strings[-1][name] = value.value
+        else:
+            self.strings[-1].pop(name, None)
+        if _COMMAND_WORDS & set(words(name)):
+            self._read(value)
+
+    def _read(self, node: ast.AST) -> None:
+        if not isinstance(node, (ast.Constant, ast.JoinedStr)) or node.end_lineno is None:
+            return
+        if isinstance(node, ast.Constant) and not isinstance(node.value, str):
+            return
+        start = self.offset_of(node.lineno, node.col_offset)
+        end = self.offset_of(node.end_lineno, node.end_col_offset)
+        pieces = _pieces(self.source.data[start:end].decode("utf-8", "replace"), start, self._constant)
+        if pieces:
+            self.found += _scanned(self.source, pieces)
+
+    def _constant(self, expression: str) -> str | None:
+        for scope in reversed(self.strings):
+            if expression in scope:
+                return scope[expression]
+        return None
+
+
+def _pieces(segment: str, base: int, constant) -> list[_Piece] | None:  # noqa: ANN001 - name -> str | None
+    """The literal's text as pieces, or None when it is not plain ASCII literals without escapes."""
+    if not segment.isascii():
+        return None
+    pieces: list[_Piece] = []
+    i = 0
+    while i < len(segment):
+        i = _BETWEEN.match(segment, i).end()
+        if i >= len(segment):
+            break
+        literal = _LITERAL.match(segment, i)
+        if literal is None:
+            return None
+        prefix, quote = literal.group(1).lower(), literal.group(2)
+        body = literal.end()
+        close = segment.find(quote, body)
+        if close < 0 or ("r" not in prefix and "\\" in segment[body:close]):
+            return None
+        if "f" in prefix:
+            pieces += _formatted(segment[body:close], base + body, constant)
+        else:
+            pieces.append(_Piece(segment[body:close], base + body, True, close - body))
+        i = close + len(quote)
+    return pieces
+
+
+def _formatted(body: str, at: int, constant) -> list[_Piece]:  # noqa: ANN001
+    """An f-string body: literal runs exact, `{{`/`}}` as one brace, placeholders replaced."""
+    pieces: list[_Piece] = []
+    i = run = 0
+    while i < len(body):
+        c = body[i]
+        if c in "{}" and body.startswith(c * 2, i):
+            pieces += [_Piece(body[run:i], at + run, True, i - run), _Piece(c, at + i, False, 2)]
+            i = run = i + 2
+        elif c == "{":
+            close = _placeholder_end(body, i)
+            expression = re.split(r"[!:=]", body[i + 1:close], maxsplit=1)[0].strip()
+            value = constant(expression) if expression.isidentifier() else None
+            text = value if value is not None and value.isascii() else _UNKNOWN
+            pieces += [_Piece(body[run:i], at + run, True, i - run), _Piece(text, at + i, False, close + 1 - i)]
+            i = run = close + 1
+        else:
+            i += 1
+    pieces.append(_Piece(body[run:], at + run, True, len(body) - run))
+    return [piece for piece in pieces if piece.text]
+
+
+def _placeholder_end(body: str, i: int) -> int:
+    depth = 0
+    for j in range(i, len(body)):
+        depth += {"{": 1, "}": -1}.get(body[j], 0)
+        if depth == 0:
+            return j
+    return len(body) - 1
+
+
+def _scanned(source: Source, pieces: list[_Piece]) -> list[Command]:
+    from portlint.extract import shell
+
+    text = "".join(piece.text for piece in pieces)
+    if "\n" in text or "\r" in text:
+        return []  # a multi-line script in a string: its lines are not the file's
+    starts, offset = [], 0
+    for piece in pieces:
+        starts.append(offset)
+        offset += len(piece.text)
+    scanned = shell.extract(Source(source.path, text.encode("ascii")), NameFilter()).commands
+
+    def offset(column: int, end: bool) -> int:
+        """File offset of the character at `column` (1-based) of the text; of its last byte when `end`."""
+        index = column - 1
+        k = max(j for j, start in enumerate(starts) if start <= index) if index >= 0 else 0
+        piece = pieces[k]
+        if piece.exact:
+            return piece.at + index - starts[k]
+        return piece.at + (piece.span - 1 if end else 0)
+
+    found = []
+    for command in scanned:
+        line, column = source.position(offset(command.column, end=False))
+        end_line, end_column = source.position(offset(command.end_column - 1, end=True) + 1)
+        found.append(dataclasses.replace(
+            command, line=line, column=column, end_line=end_line, end_column=end_column,
+        ))
+    return found
+
+
+def _dotted(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
