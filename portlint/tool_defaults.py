@@ -47,10 +47,18 @@ class PortDefault:
     via: tuple[tuple[str, Default], ...] = ()
     only_with: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
+    layout_only_with: tuple[str, ...] = ()
+    layout_unless: tuple[str, ...] = ()
 
     @property
     def flags(self) -> str:
         return f"{self.flag}/{self.high_flag}" if self.high_flag else self.flag or self.env[0]
+
+    def shares_the_layout(self, run: Invocation) -> bool:
+        """Whether the layout's bands judge this port in `run` (`layout_only_with`/`layout_unless`)."""
+        if self.layout_only_with and not any(run.gives(option) for option in self.layout_only_with):
+            return False
+        return not any(run.gives(option) for option in self.layout_unless)
 
     def default_via(self, launcher: str) -> Default:
         return dict(self.via).get(launcher, self.default) if launcher else self.default
@@ -233,6 +241,7 @@ def _port(entry: dict[str, Any]) -> PortDefault:
         normalized(entry.get("high_flag", "")), tuple(entry.get("env", ())),
         tuple((launcher, _default(value)) for launcher, value in entry.get("via", {}).items()),
         tuple(entry.get("only_with", ())), tuple(entry.get("unless", ())),
+        tuple(entry.get("layout_only_with", ())), tuple(entry.get("layout_unless", ())),
     )
 
 

@@ -9,7 +9,8 @@ heredoc bodies, `bash -c`/`sh -c` and `ssh host "..."` strings, YAML
 ray)`, then `"$RAY_BIN" start`), and flags each command that leaves out an
 option whose default port reaches the ephemeral range, is picked at random when
 the tool starts (which draws it from the ephemeral range), or, with a declared
-layout, lies in no band. An option
+layout, lies in no band (a single-node torchrun's store is its job's own: only
+the floor judges it). An option
 passed through a variable (`--min-worker-port=${MIN_WORKER_PORT}`) is given,
 with the variable's default as its value. One problem per command, at the
 command, naming every default left in force and the option to set.
@@ -117,7 +118,10 @@ def _left_out(layout: Layout, script: _Script, run: Invocation, port: PortDefaul
     in_force = _in_force(script, run, port, default, low_given, high_given)
     if max(in_force) >= layout.ephemeral_floor:
         why = f"in the ephemeral range ({layout.ephemeral_floor}+)"
-    elif layout.declared and not any(b.contains(min(in_force)) and b.contains(max(in_force)) for b in layout.bands):
+    elif (
+        layout.declared and port.shares_the_layout(run)
+        and not any(b.contains(min(in_force)) and b.contains(max(in_force)) for b in layout.bands)
+    ):
         why = "outside every band of the layout"
     else:
         return None

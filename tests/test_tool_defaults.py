@@ -159,3 +159,15 @@ def test_a_word_holding_only_a_variable_is_the_program_last_assigned_to_it() -> 
         (), ("ray", "start", "--head"), ("export", "RAY=${RAY:-/opt/conda/bin/ray}"), ("srun", "ray", "start"),
         (), ("ray", "start", "python3", "-m", "x", "$UNKNOWN"), (), ("$RAY_BIN", "start"),
     ]
+
+
+def test_a_single_node_torchrun_store_is_not_judged_against_the_layout() -> None:
+    torchrun = next(tool for tool in tool_defaults.load() if tool.name == "torchrun")
+    (master,) = torchrun.ports
+    judged = {}
+    for words in (("torchrun", "t.py"), ("torchrun", "--nnodes=1", "t.py"), ("torchrun", "--nnodes", "1:1", "t.py"),
+                  ("torchrun", "--nnodes=2", "t.py"), ("torchrun", "--node_rank=1", "t.py")):
+        run = invocation(torchrun, Command("x.sh", 1, 1, words))
+        assert run is not None
+        judged[" ".join(words[1:-1])] = master.shares_the_layout(run)
+    assert judged == {"": False, "--nnodes=1": False, "--nnodes 1:1": False, "--nnodes=2": True, "--node_rank=1": True}
