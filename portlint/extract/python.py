@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from portlint import analysis
 from portlint.extract import Extraction, Suppression, prose, python_commands, suppression_in
-from portlint.model import Site
+from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
@@ -57,7 +57,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     finder = _SiteFinder(source, names)
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
-    commands = ()
+    commands: tuple[Command, ...] = ()
     if mentions_tool("python", source.data):
         commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column))
     return Extraction(
@@ -197,6 +197,7 @@ class _SiteFinder(ast.NodeVisitor):
     def _typer_default(self, call: ast.Call, default: ast.AST, parameter: str, qualified: str) -> None:
         """The default of a typer parameter: in `Option(8000, ...)`, its `default=`, or after `=`."""
         declared = [_string(arg) for arg in call.args]
+        value: ast.AST | None
         if call is default:  # `port: int = typer.Option(8000, "--port")`
             keyword = next((k.value for k in call.keywords if k.arg == "default"), None)
             value = keyword if keyword is not None else (call.args[0] if call.args else None)
@@ -322,7 +323,8 @@ def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...
     wants_statements = bool(names.selector_names) and _statement_comment(source.data, names)
     if b"portlint:" not in source.data and not wants_statements:
         return (), []
-    suppressions, doc_sites = [], []
+    suppressions: list[Suppression] = []
+    doc_sites: list[Site] = []
     readline = io.StringIO(source.text).readline
     try:
         for token in tokenize.generate_tokens(readline):

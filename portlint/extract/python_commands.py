@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from portlint.model import Command
@@ -34,6 +35,9 @@ _LITERAL = re.compile(r"([rRuUfF]{0,2})('''|\"\"\"|'|\")")
 _BETWEEN = re.compile(r"(?:[ \t\r\n]|\\\r?\n|#[^\n]*)*")
 _UNKNOWN = "${__}"
 
+OffsetOf = Callable[[int, int], int]  # ast's (line, column) -> byte offset in the file
+Constant = Callable[[str], "str | None"]  # a name -> the string constant it holds, if any
+
 
 class _Piece(NamedTuple):
     """A run of the rebuilt text: `text` came from the `span` bytes at file offset `at`
@@ -45,14 +49,14 @@ class _Piece(NamedTuple):
     span: int = 0
 
 
-def commands(source: Source, tree: ast.AST, offset_of) -> tuple[Command, ...]:  # noqa: ANN001 - (line, col) -> offset
+def commands(source: Source, tree: ast.AST, offset_of: OffsetOf) -> tuple[Command, ...]:
     finder = _Finder(source, offset_of)
     finder.visit(tree)
     return tuple(sorted(finder.found, key=lambda command: (command.line, command.column)))
 
 
 class _Finder(ast.NodeVisitor):
-    def __init__(self, source: Source, offset_of) -> None:  # noqa: ANN001
+    def __init__(self, source: Source, offset_of: OffsetOf) -> None:
         self.source = source
         self.offset_of = offset_of
         self.strings: list[dict[str, str]] = [{}]  # per scope: name -> last string constant assigned
@@ -100,6 +104,8 @@ class _Finder(ast.NodeVisitor):
     def _read(self, node: ast.AST) -> None:
         if not isinstance(node, (ast.Constant, ast.JoinedStr)) or node.end_lineno is None:
             return
+        if node.end_col_offset is None:
+            return
         if isinstance(node, ast.Constant) and not isinstance(node.value, str):
             return
         start = self.offset_of(node.lineno, node.col_offset)
@@ -115,14 +121,15 @@ class _Finder(ast.NodeVisitor):
         return None
 
 
-def _pieces(segment: str, base: int, constant) -> list[_Piece] | None:  # noqa: ANN001 - name -> str | None
+def _pieces(segment: str, base: int, constant: Constant) -> list[_Piece] | None:
     """The literal's text as pieces, or None when it is not plain ASCII literals without escapes."""
     if not segment.isascii():
         return None
     pieces: list[_Piece] = []
     i = 0
     while i < len(segment):
-        i = _BETWEEN.match(segment, i).end()
+        between = _BETWEEN.match(segment, i)
+        i = between.end() if between else i
         if i >= len(segment):
             break
         literal = _LITERAL.match(segment, i)
@@ -141,7 +148,7 @@ def _pieces(segment: str, base: int, constant) -> list[_Piece] | None:  # noqa: 
     return pieces
 
 
-def _formatted(body: str, at: int, constant) -> list[_Piece]:  # noqa: ANN001
+def _formatted(body: str, at: int, constant: Constant) -> list[_Piece]:
     """An f-string body: literal runs exact, `{{`/`}}` as one brace, placeholders replaced."""
     pieces: list[_Piece] = []
     i = run = 0
@@ -178,10 +185,10 @@ def _scanned(source: Source, pieces: list[_Piece]) -> list[Command]:
     text = "".join(piece.text for piece in pieces)
     if "\n" in text or "\r" in text:
         return []  # a multi-line script in a string: its lines are not the file's
-    starts, offset = [], 0
+    starts, length = [], 0
     for piece in pieces:
-        starts.append(offset)
-        offset += len(piece.text)
+        starts.append(length)
+        length += len(piece.text)
     scanned = shell.extract(Source(source.path, text.encode("ascii")), NameFilter()).commands
 
     def offset(column: int, end: bool) -> int:
