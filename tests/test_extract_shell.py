@@ -551,7 +551,10 @@ def test_an_override_default_through_a_variable_keeps_the_variable_as_alias() ->
 
 
 def test_dotted_words_of_commands_that_run_no_python_or_before_python_are_not_sites() -> None:
-    data = b"echo a.port=1234\nls b.port=1\nX=1 c.port=3 python t.py\nenv d.port=4 python t.py\n"
+    data = (
+        b"echo a.port=1234\nls b.port=1\nX=1 c.port=3 python t.py\nenv d.port=4 python t.py\n"
+        b"echo python t.py e.port=5\nprintf '%s' python f.port=6\n"
+    )
     assert sites(data) == ()
 
 

@@ -60,6 +60,7 @@ _OVERRIDE = re.compile(r"\+{0,2}([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)="
 # Words that run a Python program taking Hydra/OmegaConf overrides; a second word when the first is a launcher.
 _PYTHON_RUNNERS = re.compile(r"python[0-9.]*|torchrun|deepspeed")
 _PYTHON_LAUNCHERS = {"uv": "run", "accelerate": "launch"}
+_PRINTERS = frozenset(("echo", "printf", ":"))
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
 _SSH_OPTIONS_WITH_ARGUMENT = frozenset("BbcDEeFIiJLlmOopQRSWw")
 # No port has more digits; the cap also keeps int() away from huge literals.
@@ -650,6 +651,8 @@ class _Scanner:
 
     def _python_runner(self, words: list[Word], k: int) -> int:
         """Index of the word that runs Python (`python`, `uv run`...), or len(words) when none does."""
+        if k < len(words) and self._text(words[k]) in _PRINTERS:
+            return len(words)  # `echo python x.port=1` prints the words, runs nothing
         for i in range(k, len(words)):
             text = self._text(words[i]).rsplit("/", 1)[-1]
             if _PYTHON_RUNNERS.fullmatch(text):
