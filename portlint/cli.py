@@ -224,9 +224,17 @@ def _report(  # noqa: PLR0913
 
 
 def _print_diff(changed: dict[str, tuple[bytes, bytes]], context, out: TextIO | None = None) -> None:  # noqa: ANN001
-    """A unified diff `git apply` takes from the working directory (its paths are relative to it)."""
+    """A unified diff `git apply` takes from the working directory (its paths are relative to it).
+
+    A fix outside the working directory (a frozen copy of a file below it) cannot be
+    applied from there (git refuses `../`): the paths are then the repository's, and
+    a note says where to apply them."""
+    outside = any(context.display(path).startswith("../") for path in changed)
+    if outside:
+        click.echo(f"portlint: the diff changes files outside the working directory: "
+                   f"its paths are relative to {context.root}; apply it there", err=True)
     for path, (before, after) in sorted(changed.items()):
-        shown = context.display(path)
+        shown = path if outside else context.display(path)
         lines = difflib.unified_diff(_lines(before), _lines(after), f"a/{shown}", f"b/{shown}")
         click.echo("".join(_terminated(lines)), nl=False, file=out)
 

@@ -326,3 +326,20 @@ def test_message_paths_follow_the_leading_path_even_for_a_missing_file(tmp_path:
         "cannot check this file: missing parent: a.yaml -> ../common/base.yaml; env.gym.port_range_* 1.5 README.md"
     )
     assert Context(tmp_path, tmp_path).message(problem) == problem.message
+
+
+def test_a_diff_reaching_outside_the_working_directory_is_rooted_at_the_repository(tmp_path: Path) -> None:
+    root = tmp_path / "frozen"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    write(root / ".portlint.yaml", LAYOUT + "frozen:\n  - {copies: 'tests/*.yaml', source: 'examples/{name}'}\n")
+    write(root / "examples" / "a.yaml", "web:\n  port: 8080\n")
+    write(root / "tests" / "a.yaml", "web:\n  port: 8081\n")
+    code, patch, err = portlint(root / "examples", "--diff")
+    assert (code, err) == (1, (
+        f"portlint: the diff changes files outside the working directory: its paths are relative to {root}; "
+        "apply it there\nWould fix 1 problem. No problems would remain.\n"
+    ))
+    assert patch.startswith("--- a/tests/a.yaml\n+++ b/tests/a.yaml\n")
+    (tmp_path / "fix.patch").write_text(patch)
+    subprocess.run(["git", "apply", str(tmp_path / "fix.patch")], cwd=root, check=True)
+    assert (root / "tests" / "a.yaml").read_text() == "web:\n  port: 8080\n"
