@@ -96,11 +96,13 @@ _CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that o
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed.")
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
+@click.option("--add-noqa", is_flag=True, help="Add a suppression comment for every problem (a baseline); list those that take none.")
 def check(  # noqa: PLR0913
     paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
     ignore: tuple[str, ...], config_args: tuple[str, ...], ephemeral_floor: str | None,
     output_format: str, output_file: Path | None, statistics: bool, show_fixes: bool, show_settings: bool,
     show_files: bool, exit_zero: bool, exit_non_zero_on_fix: bool, no_color: bool, quiet: bool,
+    add_noqa: bool = False,
 ) -> int:
     """Check the repository (the default command)."""
     from portlint.engine import Options, run
@@ -125,6 +127,10 @@ def check(  # noqa: PLR0913
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
         write=not diff, paths=_reported(config.root, paths),
     )
+    if add_noqa:
+        if fix or diff:
+            raise click.UsageError("--add-noqa writes comments only: it cannot be combined with --fix or --diff")
+        return _add_noqa(config, options, quiet, exit_zero)
     outcome = run(config, options)
     with _output(output_file) as out:
         context = Context(config.root, Path.cwd(), unsafe_fixes, color=output_file is None and _use_color(no_color))
@@ -169,6 +175,23 @@ def _output(path: Path | None) -> Iterator[TextIO | None]:
         raise click.FileError(str(path), error.strerror or str(error)) from None
     with handle:
         yield handle
+
+
+def _add_noqa(config, options, quiet: bool, exit_zero: bool) -> int:  # noqa: ANN001 - engine types imported lazily
+    from portlint.noqa import add_noqa, summary
+    from portlint.report import Context, printable
+
+    outcome = add_noqa(config, options)
+    context = Context(config.root, Path.cwd())
+    for problem, reason in outcome.refused:
+        where = f"{context.display(problem.path)}:{problem.line}:{problem.column}: {problem.code} {problem.message}"
+        click.echo(f"portlint: not suppressed: {printable(where)} ({reason})", err=True)
+    for note in [] if quiet else [*outcome.notes, *outcome.write_errors]:
+        click.echo(f"portlint: {printable(note)}", err=True)
+    if not quiet:
+        click.echo(summary(outcome))
+    _not_in_git_note(config, quiet)
+    return EXIT_CLEAN if exit_zero or not (outcome.refused or outcome.write_errors) else EXIT_PROBLEMS
 
 
 def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:

@@ -139,3 +139,27 @@ def test_a_commit_that_edits_only_a_source_config_while_its_frozen_copy_goes_sta
     output = result.stdout + result.stderr
     assert "tests/reference_configs/serve.yaml:6:14: PL401" in output  # the copy nobody touched
     assert "8080" in output and "8081" in output
+
+
+def test_the_readme_stanza_works_as_written_once_it_names_a_repository_and_a_commit(
+    tmp_path: Path, env: dict[str, str], hook_repo: tuple[Path, str],
+) -> None:
+    readme = (ROOT / "README.md").read_text()
+    stanza = readme.split("\n## pre-commit\n", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    hooks, rev = hook_repo
+    assert "https://github.com/OWNER/portlint" in stanza and "COMMIT_SHA" in stanza
+    repo = tmp_path / "project"
+    shutil.copytree(FILES, repo)
+    (repo / ".pre-commit-config.yaml").write_text(
+        stanza.replace("https://github.com/OWNER/portlint", str(hooks)).replace("COMMIT_SHA", rev)
+    )
+    _run(["git", "init", "-q"], repo, env)
+    _run(PRE_COMMIT + ["install"], repo, env)
+    _run(["git", "add", "-A"], repo, env)
+    _run(["git", "commit", "-q", "-m", "a clean layout"], repo, env)  # the hook runs, and passes
+    _edit(repo / "configs" / "serve.yaml", "port_range_high: 8999", "port_range_high: 9500")
+    result = _commit(repo, env, "configs/serve.yaml")
+    assert result.returncode != 0
+    assert "configs/serve.yaml:5:20: PL101 engine.port_range_high=9500 reaches the ephemeral range (9000+)" in (
+        result.stdout + result.stderr
+    )

@@ -111,19 +111,44 @@ def test_the_init_transcript_is_what_init_prints_on_the_demo(tmp_path: Path) -> 
     assert result.stdout.splitlines() == printed
 
 
-def test_the_workflow_runs_the_formats_it_uploads(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    [workflow] = _blocks(_section("## Use in CI"), "yaml")
+def test_the_workflow_uses_the_action_with_its_inputs_and_the_plain_steps_run_the_formats_they_upload(
+    demo: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    section = _section("## Use in CI")
+    assert "a full 40-character commit" in section and "No release of portlint is tagged yet" in section
+    workflow, plain = _blocks(section, "yaml")
     steps = YAML(typ="safe").load(workflow)["jobs"]["portlint"]["steps"]
-    commands = [step["run"] for step in steps if str(step.get("run", "")).startswith("portlint")]
-    assert commands == [
-        "portlint --output-format github", "portlint --output-format sarif --exit-zero > portlint.sarif",
+    action = YAML(typ="safe").load((ROOT / "action.yml").read_text())
+    [uses] = [step for step in steps if step.get("uses", "").startswith("OWNER/portlint@")]
+    assert uses["uses"] == "OWNER/portlint@COMMIT_SHA" and set(uses["with"]) <= set(action["inputs"])
+    documented = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.M))
+    assert documented == set(action["inputs"])
+    for name, spec in action["inputs"].items():  # the table's defaults are the action's
+        assert re.search(rf"^\| `{name}` \| `{re.escape(json.dumps(spec['default']) if name in ('args', 'sarif') else spec['default'])}` \|",
+                         section, re.M), name
+    steps = YAML(typ="safe").load(plain)
+    assert [step["run"] for step in steps if "run" in step] == [
+        'pip install "git+https://github.com/OWNER/portlint@COMMIT_SHA"',
+        "portlint --output-format sarif --exit-zero > portlint.sarif", "portlint --output-format github",
     ]
     upload = next(step for step in steps if step.get("uses", "").startswith("github/codeql-action/upload-sarif"))
-    assert upload["with"]["sarif_file"] == "portlint.sarif" and upload["if"] == "always()"
+    assert upload["with"]["sarif_file"] == "portlint.sarif"  # written before the step that fails the job
     code, out = _run(capsys, "--output-format", "github")
     assert code == 1 and out.startswith("::error file=")  # annotations, and the job fails
     code, out = _run(capsys, "--output-format", "sarif", "--exit-zero")
     assert code == 0 and json.loads(out)["version"] == "2.1.0"
+
+
+def test_the_add_noqa_transcript_is_what_it_prints_on_the_demo(tmp_path: Path) -> None:
+    transcript = _blocks(_section("## Adopting portlint on an existing repository"))[0].splitlines()
+    command, printed = transcript[0].removeprefix("$ "), transcript[1:]
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    shutil.copytree(DEMO, workdir / "fixtures" / "demo")
+    command = command.replace("/tmp/demo4", str(tmp_path / "demo4"))
+    result = subprocess.run(["bash", "-c", command], cwd=workdir, capture_output=True, text=True, env=env_with_portlint())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == printed
 
 
 def test_the_pre_commit_stanza_names_the_hooks_the_manifest_defines() -> None:
@@ -133,7 +158,8 @@ def test_the_pre_commit_stanza_names_the_hooks_the_manifest_defines() -> None:
     hooks = {hook["id"]: hook for hook in YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert [hook["id"] for hook in repo["hooks"]] == ["portlint"]
     assert "- id: portlint-fix" in stanza  # offered, commented out
-    assert repo["rev"] == "v" + __import__("portlint").__version__
+    assert (repo["repo"], repo["rev"]) == ("https://github.com/OWNER/portlint", "COMMIT_SHA")  # explained above it
+    assert "pre-commit needs a `rev:` that exists" in _section("## pre-commit")
     assert set(hooks) == {"portlint", "portlint-fix"}
     assert hooks["portlint-fix"]["entry"] == "portlint check --fix --exit-non-zero-on-fix"
     for hook in hooks.values():
