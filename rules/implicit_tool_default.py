@@ -2,23 +2,24 @@
 
 What it does: finds the commands that start a tool of portlint's table of
 implicit port defaults (`portlint/tool_defaults.yaml`: `ray start`, `torchrun`,
-a launcher setting `MASTER_ADDR` for torch.distributed), in shell scripts,
+a launcher setting `MASTER_ADDR` for torch.distributed): in shell scripts and
 heredoc bodies, `bash -c`/`sh -c` and `ssh host "..."` strings, YAML
-`command:`/`args:` strings, SkyPilot `run:`/`setup:` scripts and KubeRay
+`command:`/`args:` strings, SkyPilot `run:`/`setup:` scripts, Python command
+strings (`cmd = f"ray start ..."`, `subprocess.run("...")`) and KubeRay
 `rayStartParams`, also when a variable holds the program (`RAY_BIN=$(which
-ray)`, then `"$RAY_BIN" start`), and flags each command that leaves out an
+ray)`, then `"$RAY_BIN" start`). It flags each command that leaves out an
 option whose default port reaches the ephemeral range, is picked at random when
 the tool starts (which draws it from the ephemeral range), or, with a declared
 layout, lies in no band (a single-node torchrun's store is its job's own: only
-the floor judges it). An option
-passed through a variable (`--min-worker-port=${MIN_WORKER_PORT}`) is given,
-with the variable's default as its value. One problem per command, at the
-command, naming every default left in force and the option to set.
-A KubeRay group whose pod keeps its own network namespace (no `hostNetwork:
-true`) is not judged: Ray is the only tenant of that namespace, so its
-defaults meet no other service of the layout and no host's floor, and the
-operator that builds the command fills in the ports it depends on itself
-(`--metrics-export-port=8080`, `--dashboard-agent-listen-port=52365`).
+the floor judges it). An option passed through a variable
+(`--min-worker-port=${MIN_WORKER_PORT}`) is given, with the variable's default
+as its value. One problem per command, at the command, naming every default
+left in force and the option to set. A KubeRay group whose pod keeps its own
+network namespace (no `hostNetwork: true`) is not judged: Ray is the only
+tenant of that namespace, so its defaults meet no other service of the layout
+and no host's floor, and the operator that builds the command fills in the
+ports it depends on itself (`--metrics-export-port=8080`,
+`--dashboard-agent-listen-port=52365`).
 Why: a default nobody wrote down is outside every check: `ray start --head`
 without `--min-worker-port/--max-worker-port` keeps Ray's 10002-19999, straight
 across a 9000 ephemeral floor, and a randomly picked port is probed, released
