@@ -185,7 +185,8 @@ class Engine:
             frozen=tuple(checks),
             commands=tuple(c for f in files.values() for c in f.extraction.commands),
             code_files=tuple(
-                CodeFile(f.path, f.kind, f.data, f.extraction.sockets) for f in files.values() if f.extraction.sockets
+                CodeFile(f.path, f.kind, f.data, f.extraction.sockets) for f in files.values()
+                if f.kind == "python" and not f.extraction.error
             ),
             config_path=self.config_display(), declared=bool(config.bands),
             unreferenced=self.unreferenced(files, sites), usage=self.usage(),

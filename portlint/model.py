@@ -154,12 +154,13 @@ class Command:
 
 @dataclass(frozen=True)
 class CodeFile:
-    """A source file a code-pattern rule must read whole (Python that uses sockets)."""
+    """A Python file the code-pattern rules read (PL601/PL602/PL604): what the extraction found in it, and
+    its bytes for the files that call helpers of other modules."""
 
     path: str
     kind: str
     data: bytes
-    sockets: tuple = ()  # its PL601/PL602 findings, computed once by the extraction
+    sockets: object = None  # what the code analyses found in it (analysis.sockets.Facts), computed by the extraction
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,11 @@ kernel picks a free ephemeral port), reads the number (`getsockname()[1]`,
 `server_address[1]`), and lets the socket go (`close()`, the end of a `with`
 block, `contextlib.closing`, `del`, or the socket going out of scope) while the
 number is returned, stored or passed on — also as the fallback after a failed
-bind of a preferred port, and when the binding helper and the close live in
-different functions or methods of one module. Reported like PL601: at the bind
+bind of a preferred port, when the binding helper and the close live in
+different functions or methods, or in another module of the repository (a
+helper returning `(port, sock)` whose caller drops the socket:
+`self.port, _ = get_free_port()`), and for a loop that binds one port-0 socket
+per channel, closes them all and publishes the numbers. Reported like PL601: at the bind
 (or the call of the helper that bound), or at the release for a socket another
 method kept on `self`. Not flagged: returning or storing the still-open socket or
 server with its port, a server that serves, a bind to port 0 that only tests an

@@ -4,13 +4,17 @@ What it does: flags a function that binds a socket to a chosen or scanned port
 and lets the socket go (`close()`, the end of a `with` block,
 `contextlib.closing`, `del`, or the socket going out of scope) while the port
 number is returned, stored or passed on; also an availability check (bind,
-close, return a bool) called on the candidates of a port-scan loop. Calls of
-helpers defined in the same module are followed. Reported in the function that
-lets the port go: at the bind, else at the call of the helper that bound or
-probed, else (a socket kept on `self` by another method) at the release.
+close, return a bool) called on the candidates of a port-scan loop, or used as
+a guard (`if not is_free(port): raise`) before that port is handed to a
+subprocess. Calls of helpers are followed, in the same module and across the
+repository's own modules (`from .net import is_port_free`, `import pkg.net as
+net`, static methods of an imported class). Reported in the function that lets
+the port go: at the bind, else at the call of the helper that bound or probed,
+else (a socket kept on `self` by another method) at the release.
 Not flagged: returning or storing the still-open socket or server with its port,
 a server that serves (`serve_forever`, `accept`), a bind that only tests an
-address family or an interface, a port the caller chose that is checked once.
+address family or an interface, a port the caller chose that is checked once
+and used by the same process.
 Why: between the probe's release and the real bind, any other process (or an
 outgoing connection, if the port is in the ephemeral range) can take the port;
 at scale the service then dies with EADDRINUSE, intermittently.

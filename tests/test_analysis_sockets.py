@@ -321,8 +321,9 @@ def test_pl601_and_pl602_share_one_analysis_per_file_on_the_extractors_tree(tmp_
                     return s.getsockname()[1]
         """))
     calls: list[bool] = []
-    real = sockets.findings
-    monkeypatch.setattr(sockets, "findings", lambda data, tree=None: calls.append(tree is not None) or real(data, tree))
+    real = sockets.analyse
+    monkeypatch.setattr(sockets, "analyse", lambda data, tree=None, externals=None: calls.append(tree is not None)
+                        or real(data, tree, externals))
     monkeypatch.chdir(tmp_path)
     assert main(["--quiet", "--select", "PL601,PL602", "."]) == 1
     assert calls == [True] * 70
@@ -362,3 +363,66 @@ def test_inside_a_module_only_functions_where_a_bound_socket_can_appear_are_walk
                 return MetricsServer(self.config.port)
     """) == [(7, "PL602")]
     assert sorted(set(walked)) == ["caller", "free_port"]
+
+
+def test_a_bool_probe_guarding_a_chosen_port_handed_to_a_subprocess_is_a_probe() -> None:
+    finding = only("""\
+        import socket, subprocess
+        def free(port):
+            with socket.socket() as s:
+                try:
+                    s.bind(("", port))
+                except OSError:
+                    return False
+                return True
+        def start(port=8000):
+            if not free(port):
+                raise RuntimeError("busy")
+            return subprocess.Popen(["server", "--port", str(port)])
+        def kept(port=8000):
+            if not free(port):
+                raise RuntimeError("busy")
+            serve(port)
+    """)
+    assert (finding.line, finding.column, finding.code) == (10, 12, "PL601")
+    assert finding.message == (
+        "start() checks a chosen port with free() here; free() releases the socket it bound, then the port is "
+        "passed to subprocess.Popen() at line 12: another process can bind the port first; keep the bound socket "
+        "or server and hand it over, or bind in the process that serves and publish the port afterwards"
+    )
+
+
+def test_exports_are_plain_data_a_caller_in_another_module_follows() -> None:
+    import ast
+    import pickle
+
+    from portlint.analysis.imports import External, Repository
+    from portlint.analysis.sockets import analyse
+
+    helper = textwrap.dedent("""\
+        import socket
+        def get_free_port():
+            sock = socket.socket()
+            sock.bind(("", 0))
+            return sock.getsockname()[1], sock
+        def unrelated(x):
+            return x
+    """).encode()
+    facts = analyse(helper, ast.parse(helper))
+    assert facts.findings == () and [e.name for e in facts.exports] == ["get_free_port"]
+    assert pickle.loads(pickle.dumps(facts)) == facts
+    assert not any(isinstance(v, ast.AST) for e in facts.exports for v in vars(e).values())
+    caller = textwrap.dedent("""\
+        from .net import get_free_port
+        class Server:
+            def __init__(self):
+                self.port, _ = get_free_port()
+    """).encode()
+    repository = Repository({"pkg/net.py": facts.exports})
+    assert repository.mentions(caller)
+    externals = repository.externals("pkg/server.py", ast.parse(caller))
+    assert set(externals) == {"get_free_port"} and isinstance(externals["get_free_port"], External)
+    (finding,) = analyse(caller, ast.parse(caller), externals).findings
+    assert (finding.line, finding.code) == (4, "PL602")
+    assert finding.message.startswith("Server.__init__() binds port 0 through get_free_port() here; the port is "
+                                      "stored in self.port at line 4 and the socket goes out of scope")

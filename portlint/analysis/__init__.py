@@ -16,7 +16,7 @@ def worth_reading(data: bytes) -> bool:
     return sockets.uses_sockets(data) or rendezvous.worth_reading(data)
 
 
-def findings(data: bytes, tree: ast.Module) -> tuple:
-    """Every PL601/PL602/PL604 finding of one parsed Python file."""
-    found = sockets.findings(data, tree) if sockets.uses_sockets(data) else ()
-    return found + rendezvous.findings(data, tree)
+def facts(data: bytes, tree: ast.Module) -> sockets.Facts:
+    """Every PL601/PL602/PL604 finding of one parsed Python file, and the summaries it exports."""
+    found = sockets.analyse(data, tree) if sockets.uses_sockets(data) else sockets.Facts()
+    return sockets.Facts(found.findings + rendezvous.findings(data, tree), found.exports)

@@ -193,19 +193,30 @@ class Evaluator:
 
         A probe of a scanned candidate (`if is_free(port):`, `while in_use(port):`) links the
         candidate to the probe only where the probe found it free: `if not is_free(p): busy.append(p)`
-        hands on busy ports, which is no race.
+        hands on busy ports, which is no race. A probe of a chosen port used as a guard
+        (`if not is_free(port): raise`) makes the port, where it was found free, the number of a
+        socket the probe released (a `("guard", call)` socket: judged only when the port is
+        handed to a subprocess).
         """
         probed = self._probed(node)
         before = state.env.get(probed[0]) if probed else None
         self.eval(node, state)
         true, false = state.copy(), state
-        if probed and before is not None:
-            name, free_when_true = probed
-            (false if free_when_true else true).env[name] = before
+        if probed:
+            name, free_when_true, call, helper = probed
+            free, busy = (true, false) if free_when_true else (false, true)
+            if before is not None:
+                busy.env[name] = before
+            chosen = before or NOTHING
+            if CANDIDATE not in chosen and not numbers_in(chosen):
+                sid = ("guard", call)
+                free.socks[sid] = SockState(frozenset({(call, CHOSEN_PORT)}), Release(call, "probe", helper))
+                free.env[name] = chosen | {Num(sid)}
         return true, false
 
-    def _probed(self, node: ast.expr) -> tuple[str, bool] | None:
-        """(candidate name, whether a true test means free) when `node` is a probe call, maybe negated."""
+    def _probed(self, node: ast.expr) -> tuple[str, bool, ast.Call, str] | None:
+        """(port name, whether a true test means free, the call, the probe's name) when `node` is a probe
+        call, maybe negated."""
         negated = False
         while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             negated, node = not negated, node.operand
@@ -220,7 +231,7 @@ class Evaluator:
             place = k - target[1]
             arg = by_name[0] if by_name else positional[place] if 0 <= place < len(positional) else None
             if isinstance(arg, ast.Name):
-                return arg.id, free_when_true != negated
+                return arg.id, free_when_true != negated, node, f"{target[0].name}()"
         return None
 
     # -- assignments -----------------------------------------------------------
@@ -357,6 +368,8 @@ class Evaluator:
         sids = sockets_in(receiver) | {("param", i) for i in params}
         if not sids:
             return None
+        # Sockets handed to it live on (`app.serve(sockets=[sock])`, where `app` may be a parameter).
+        state.hold(sockets_in(v for _, values in [*positional, *keywords.values()] for v in values))
         if method in CLOSING:
             state.release(sids, Release(node, "close"))
             self.summary.param_releases |= params

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import ast
 
 from portlint.analysis.expressions import Evaluator
-from portlint.analysis.tree import FUNCTIONS, is_int, names_in
+from portlint.analysis.tree import FUNCTIONS, dotted, is_int, names_in
 from portlint.analysis.values import (
     CANDIDATE,
     CHOSEN_PORT,
@@ -40,6 +40,9 @@ from portlint.analysis.values import (
 # Statements without statements inside (libcst's small statements).
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
            ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
+_LAUNCHERS = frozenset(("Popen", "check_call", "check_output", "create_subprocess_exec", "create_subprocess_shell",
+                        "execv", "execvp", "execvpe", "spawnv", "spawnvp", "posix_spawn", "posix_spawnp"))
+_LAUNCH_CALLS = frozenset(("subprocess.run", "subprocess.call", "sp.run", "sp.call", "os.system", "run_command"))
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
 LOOP_ROUNDS = 2
 
@@ -133,6 +136,8 @@ class Flow(Evaluator):
         sock = state.sock(sid)
         if not sock.binds or (sock.alive if at_exit else sock.released is None):
             return
+        if isinstance(sid, tuple) and sid[0] == "guard" and not _launches(escape):
+            return  # a port checked once and kept in this process: a stale answer, not a hand-over
         elsewhere = isinstance(sid, tuple) and sid[0] == "class"
         for origin, kind in sock.binds:
             if isinstance(kind, tuple):  # bound to a parameter: port 0 when that is its default
@@ -327,7 +332,7 @@ class Flow(Evaluator):
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             self.globals |= set(node.names)
         elif isinstance(node, ast.Assert):
-            self.eval(node.test, state)
+            return [self.test(node.test, state)[0]]
         return [state]
 
     def _augment(self, node: ast.AugAssign, state: State) -> None:
@@ -377,6 +382,14 @@ def _distinct(states: list[State]) -> list[State]:
     for state in states:
         seen.setdefault(state.key(), state)
     return list(seen.values())[:MAX_PATHS]
+
+
+def _launches(escape: Escape) -> bool:
+    """The number is handed to a call that starts another program (`subprocess.Popen`, `os.system`, ...)."""
+    if escape.how != "pass" or not isinstance(escape.node, ast.Call):
+        return False
+    called = dotted(escape.node.func)
+    return called.rsplit(".", 1)[-1] in _LAUNCHERS or called in _LAUNCH_CALLS
 
 
 def _is_param(sid: Hashable) -> bool:

@@ -56,7 +56,9 @@ def _what(violation: Violation, port: str) -> str:
     release = violation.release
     called = dotted(origin.func) if isinstance(origin, ast.Call) else ""
     if release is not None and release.how == "probe":
-        return f"probes a scanned port with {release.helper} here"
+        if violation.kind == SCANNED_PORT:
+            return f"probes a scanned port with {release.helper} here"
+        return f"checks {port} with {release.helper} here"
     if isinstance(origin, ast.Call) and isinstance(origin.func, ast.Attribute) and origin.func.attr == "bind":
         return f"binds {port} here"
     if called.endswith(("Server", "create_server", "start_server", "make_server")):

@@ -5,7 +5,8 @@ import ast
 from collections.abc import Hashable
 
 from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
-from portlint.analysis.tree import FUNCTIONS, children, function_defs
+from portlint.analysis.imports import Export, External, export
+from portlint.analysis.tree import FUNCTIONS, children, dotted, function_defs
 from portlint.analysis.values import Num, Sock, SockState
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -16,12 +17,14 @@ _SERVERS = frozenset(("create_server", "start_server", "make_server"))
 class ModuleIndex:
     """Functions and methods by name; a summary of each, computed once, on demand."""
 
-    def __init__(self, module: ast.Module) -> None:
+    def __init__(self, module: ast.Module, externals: dict[str, External] | None = None) -> None:
         self.module = module
+        self.externals = externals or {}  # functions of other modules, by the name calls use
         self.functions: dict[str, Function] = {}
         self.classes: dict[str, dict[str, Function]] = {}
         self.names: dict[Function, tuple[str, str]] = {}  # node -> (qualified name, owning class)
         self._summaries: dict[Function, Summary | None] = {}
+        self._hot_functions: tuple[set[Function], bool] | None = None
         for statement in module.body:
             if isinstance(statement, FUNCTIONS):
                 self.functions[statement.name] = statement
@@ -36,18 +39,27 @@ class ModuleIndex:
     def resolve(self, func: ast.expr, owner: str, self_name: str) -> tuple[Function, int] | None:
         """The module's function a call reaches, and whether it gets an implicit first argument (`self`)."""
         if isinstance(func, ast.Name):
-            found = self.functions.get(func.id)
+            found = self.functions.get(func.id) or self.externals.get(func.id)
             return (found, 0) if found is not None else None
+        external = self.externals.get(dotted(func)) if self.externals else None
+        if external is not None:
+            return external, 0
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
-            return None
+            external = self.externals.get("." + func.attr) if isinstance(func, ast.Attribute) else None
+            return (external, 0) if external is not None else None
         receiver, name = func.value.id, func.attr
         if owner and receiver == self_name:
             method = self.classes[owner].get(name)
             return (method, int("staticmethod" not in decorator_names(method))) if method is not None else None
         method = self.classes.get(receiver, {}).get(name)
-        return (method, int("classmethod" in decorator_names(method))) if method is not None else None
+        if method is not None:
+            return method, int("classmethod" in decorator_names(method))
+        external = self.externals.get("." + name) if self.externals else None  # `obj.static_probe(port)`
+        return (external, 0) if external is not None else None
 
-    def summary(self, node: Function) -> Summary | None:
+    def summary(self, node: Function | External) -> Summary | None:
+        if isinstance(node, External):
+            return node.summary()
         if node in self._summaries:
             return self._summaries[node]  # None while it is being computed: a recursive call
         self._summaries[node] = None
@@ -82,8 +94,10 @@ class ModuleIndex:
         the rest of a large module is never walked path by path (its summaries are still
         computed when a hot function calls it: a helper that closes its parameter matters).
         """
+        if self._hot_functions is not None:
+            return self._hot_functions
         usage = _usage(self.module, {node for node, (_, owner) in self.names.items() if owner})
-        words = {_SOURCE}
+        words = {_SOURCE} | {local.rsplit(".", 1)[-1] for local in self.externals}
         hot: set[Function] = set()
         grown = True
         while grown:
@@ -94,7 +108,22 @@ class ModuleIndex:
                     words.add(node.name)
                     words |= stored
                     grown = True
-        return hot, not usage[self.module][0].isdisjoint(words)
+        self._hot_functions = hot, not usage[self.module][0].isdisjoint(words)
+        return self._hot_functions
+
+    def exports(self) -> tuple[Export, ...]:
+        """The plain summaries, for other modules, of the top-level functions and static methods where a
+        bound socket can appear."""
+        hot, _ = self._hot()
+        functions = [(name, node) for name, node in self.functions.items() if node in hot]
+        functions += [(f"{owner}.{name}", node) for owner, methods in self.classes.items()
+                      for name, node in methods.items() if node in hot and "staticmethod" in decorator_names(node)]
+        found = []
+        for name, node in functions:
+            exported = export(name, self.summary(node))
+            if exported is not None:
+                found.append(exported)
+        return tuple(found)
 
     def _kept_on_self(self, owner: str, name: str) -> tuple[dict[str, frozenset], dict[Hashable, SockState]]:
         """Bound sockets a method keeps on `self`, and their ports, as the other methods will see them."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from portlint.model import Layout
@@ -50,35 +50,106 @@ def uses_sockets(data: bytes) -> bool:
     return b"socket" in data and _BINDS.search(data) is not None
 
 
+@dataclass(frozen=True)
+class Facts:
+    """What the code analyses found in one file: findings, and its helpers' summaries for other modules."""
+
+    findings: tuple[Finding, ...] = ()
+    exports: tuple = ()  # of imports.Export
+
+
 def problems(layout: Layout, code: str) -> Iterator[Problem]:
-    """The problems of one code (PL601, PL602, PL604): the findings the extraction of each file computed once."""
-    for code_file in layout.code_files:
-        for found in code_file.sockets:
-            if found.code == code:
-                yield Problem(code_file.path, found.line, found.column, code, found.message, None,
-                              found.end_line, found.end_column)
+    """The problems of one code (PL601, PL602, PL604): the findings the extraction of each file computed
+    once, those of files calling helpers of other modules computed again with their summaries."""
+    for path, found in _findings(layout).items():
+        for finding in found:
+            if finding.code == code:
+                yield Problem(path, finding.line, finding.column, code, finding.message, None,
+                              finding.end_line, finding.end_column)
 
 
 def findings(data: bytes, tree: ast.Module | None = None) -> tuple[Finding, ...]:
     """Every PL601/PL602 finding of one file; `tree` is its `ast.parse(data)` when the caller has it."""
-    if not _BINDS.search(data):
-        return ()
+    return analyse(data, tree).findings
+
+
+def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None = None) -> Facts:
+    """PL601/PL602's findings of one file and the summaries it exports; `externals`: the functions of
+    other modules it imports (imports.External by the name it calls them)."""
+    if not externals and not _BINDS.search(data):
+        return Facts()
     if tree is None:
-        try:
-            with warnings.catch_warnings():  # `"\d"`: the file's business, not portlint's output
-                warnings.simplefilter("ignore")
-                tree = ast.parse(data)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return ()  # the Python extractor reports files that do not parse (PL001)
-    if not (_READ_BACK.search(data) or _binds_a_variable(tree)):
-        return ()  # every bind is to a literal port and nothing reads a port back: no number can leave
+        tree = _parse(data)
+        if tree is None:
+            return Facts()  # the Python extractor reports files that do not parse (PL001)
+    if not externals and not (_READ_BACK.search(data) or _binds_a_variable(tree)):
+        return Facts()  # every bind is to a literal port and nothing reads a port back: no number can leave
     from portlint.analysis.module import ModuleIndex
 
+    index = ModuleIndex(tree, externals)
     try:
-        violations = ModuleIndex(tree).violations()
+        violations = index.violations()
+        exports = index.exports()
     except RecursionError:  # absurdly nested expressions
-        return ()
-    return _report(data, violations) if violations else ()
+        return Facts()
+    return Facts(_report(data, violations) if violations else (), exports)
+
+
+def _parse(data: bytes) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():  # `"\d"`: the file's business, not portlint's output
+            warnings.simplefilter("ignore")
+            return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+_LAST: list = [None, {}]  # the layout PL601, PL602 and PL604 read one after the other, and its findings
+
+
+def _findings(layout: Layout) -> dict[str, tuple[Finding, ...]]:
+    """Each file's findings, once per layout (PL601, PL602 and PL604 ask in turn)."""
+    if _LAST[0] is not layout:
+        _LAST[:] = [layout, resolve((f.path, f.data, f.sockets) for f in layout.code_files if f.kind == "python")]
+    return _LAST[1]
+
+
+def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple[Finding, ...]]:
+    """Each file's findings: those its extraction computed, and for a file that imports a helper another
+    module exports, those of a second analysis with that helper's summary (`files`: path, bytes, facts)."""
+    files = list(files)
+    found = {path: facts.findings for path, _, facts in files if facts and facts.findings}
+    exports = {path: facts.exports for path, _, facts in files if facts and facts.exports}
+    if not exports:
+        return found
+    from portlint.analysis.imports import MAX_ROUNDS, Repository
+
+    seen: dict[str, frozenset] = {}
+    trees: dict[str, ast.Module | None] = {}
+    for _ in range(MAX_ROUNDS):
+        repository = Repository(exports)
+        changed = False
+        for path, data, _ in files:
+            if not repository.mentions(data):
+                continue
+            if path not in trees:
+                trees[path] = _parse(data)
+            tree = trees[path]
+            externals = repository.externals(path, tree) if tree is not None else {}
+            externals = {name: e for name, e in externals.items() if e.export not in exports.get(path, ())}
+            key = frozenset((name, e.export) for name, e in externals.items())
+            if not externals or seen.get(path) == key:
+                continue
+            seen[path] = key
+            facts = analyse(data, tree, externals)
+            if facts.findings or path in found:
+                found[path] = facts.findings
+            if facts.exports != exports.get(path, ()):
+                exports[path] = facts.exports
+                changed = True
+        if not changed:
+            break
+    return found
 
 
 def _binds_a_variable(tree: ast.Module) -> bool:

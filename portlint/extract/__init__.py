@@ -33,7 +33,7 @@ class Extraction:
     error_line: int = 1
     error_column: int = 1
     commands: tuple[Command, ...] = ()
-    sockets: tuple = ()  # PL601/PL602 findings of a Python file (portlint.analysis.sockets.Finding): plain data
+    sockets: object = None  # Python: what the code analyses found (portlint.analysis.sockets.Facts), plain data
 
 
 def suppression_in(comment: str, line: int, column: int, start: int, end: int) -> Suppression | None:

@@ -65,9 +65,9 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     )
 
 
-def _socket_findings(data: bytes, tree: ast.Module) -> tuple:
+def _socket_findings(data: bytes, tree: ast.Module) -> analysis.sockets.Facts | None:
     """PL601/PL602/PL604's findings, from the tree just built: the code analyses never parse again."""
-    return analysis.findings(data, tree) if analysis.worth_reading(data) else ()
+    return analysis.facts(data, tree) if analysis.worth_reading(data) else None
 
 
 def dotted(node: ast.AST) -> str:

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from portlint.analysis.sockets import findings
+from portlint.analysis.sockets import analyse, resolve
 
 LABELLED = Path(__file__).resolve().parents[2] / "fixtures" / "toctou-labelled"
 
@@ -34,16 +34,21 @@ def functions(tree: ast.Module) -> list[tuple[str, int, int]]:
 
 
 def predicted() -> dict[str, set[str]]:
-    """`file::function` -> the codes reported inside it (the innermost function holding the line)."""
+    """`file::function` -> the codes reported inside it (the innermost function holding the line).
+
+    The files of the set are one repository: calls of helpers another file exports are followed.
+    """
     result: dict[str, set[str]] = {}
-    for path in sorted(LABELLED.glob("*.py")):
-        data = path.read_bytes()
-        spans = functions(ast.parse(data))
+    files = {path.name: path.read_bytes() for path in sorted(LABELLED.glob("*.py"))}
+    trees = {name: ast.parse(data) for name, data in files.items()}
+    found = resolve((name, data, analyse(data, trees[name])) for name, data in files.items())
+    for file, data in files.items():
+        spans = functions(trees[file])
         for name, _, _ in spans:
-            result[f"{path.name}::{name}"] = set()
-        for finding in findings(data):
+            result[f"{file}::{name}"] = set()
+        for finding in found.get(file, ()):
             holders = [(last - first, name) for name, first, last in spans if first <= finding.line <= last]
-            key = f"{path.name}::{min(holders)[1]}" if holders else f"{path.name}::<module>"
+            key = f"{file}::{min(holders)[1]}" if holders else f"{file}::<module>"
             result.setdefault(key, set()).add(finding.code)
     return result
 

@@ -1,0 +1,175 @@
+"""Calls across the repository's own modules (PL601/PL602): summaries as plain data, imports resolved to files.
+
+The extraction of a socket file exports the summaries of its top-level
+functions (`Export`: what a caller needs to follow a call — parameters bound,
+released or kept, the sockets and numbers returned, probes — with no tree node
+in it, so it is cached with the file). At the layout, a file that imports one
+of them (`from .net import is_port_free`, `from pkg.net import f as g`,
+`import pkg.net as net`, relative imports included, one re-export through a
+package's `__init__.py`; the static methods of an imported class, also when
+called on an instance) is analysed again with the imported summaries beside
+its own functions, and its findings replace the ones it had alone.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from portlint.analysis.flow import Summary
+from portlint.analysis.values import Addr, Marker, Num, Param, Sock, Tup
+
+MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers
+
+
+@dataclass(frozen=True)
+class Export:
+    """One top-level function's summary as plain data (see flow.Summary): ints, strings, tuples, frozensets."""
+
+    name: str
+    params: tuple[str, ...]
+    defaults: tuple[tuple[int, frozenset], ...]
+    returns: frozenset
+    returned_socks: tuple[tuple[Hashable, tuple, bool], ...]  # (sid, kinds it was bound to, alive)
+    param_binds: tuple[tuple[int, tuple], ...]
+    param_releases: tuple[int, ...]
+    param_holds: tuple[int, ...]
+    probes: tuple[int, ...]
+    probe_polarity: tuple[tuple[int, bool], ...]
+
+    def summary(self) -> Summary:
+        return Summary(
+            params=self.params, defaults=dict(self.defaults), returns=self.returns,
+            returned_socks={sid: (frozenset((None, kind) for kind in kinds), alive)
+                            for sid, kinds, alive in self.returned_socks},
+            param_binds={i: set(kinds) for i, kinds in self.param_binds},
+            param_releases=set(self.param_releases), param_holds=set(self.param_holds),
+            probes=set(self.probes), probe_polarity=dict(self.probe_polarity),
+        )
+
+
+class External:
+    """A function of another module, as `ModuleIndex.resolve` hands it to a call."""
+
+    def __init__(self, export: Export) -> None:
+        self.name = export.name
+        self.export = export
+        self._summary: Summary | None = None
+
+    def summary(self) -> Summary:
+        if self._summary is None:
+            self._summary = self.export.summary()
+        return self._summary
+
+
+def export(name: str, summary: Summary) -> Export | None:
+    """The plain form of a summary worth exporting (it binds, releases or probes a parameter, or returns an
+    open bound socket)."""
+    plain: dict[Hashable, Hashable] = {}
+
+    def sid_of(sid: Hashable) -> Hashable:
+        if isinstance(sid, tuple) and sid and sid[0] == "param":
+            return sid
+        return plain.setdefault(sid, ("x", len(plain)))
+
+    def value(v: object) -> object:
+        if isinstance(v, (Sock, Num, Addr)):
+            return type(v)(sid_of(v.sid))
+        if isinstance(v, Tup):
+            return Tup(tuple(frozenset(x for x in map(value, items) if x is not None) for items in v.items))
+        return v if isinstance(v, (Param, Marker)) else None
+
+    returns = frozenset(x for x in (value(v) for v in summary.returns) if x is not None)
+    # Only what can change a caller: a socket returned open (a dead one's number is dropped at the call),
+    # or a parameter the helper binds, releases or probes.
+    returned = tuple(sorted(((sid_of(sid), tuple(sorted({k for _, k in binds}, key=repr)), alive)
+                             for sid, (binds, alive) in summary.returned_socks.items() if binds and alive), key=repr))
+    if not (summary.param_binds or summary.param_releases or summary.probes or returned):
+        return None
+    return Export(
+        name, tuple(summary.params), tuple(sorted(summary.defaults.items())), returns, returned,
+        tuple(sorted((i, tuple(sorted(kinds, key=repr))) for i, kinds in summary.param_binds.items())),
+        tuple(sorted(summary.param_releases)), tuple(sorted(summary.param_holds)), tuple(sorted(summary.probes)),
+        tuple(sorted(summary.probe_polarity.items())),
+    )
+
+
+# -- imports -----------------------------------------------------------------------
+def module_names(path: str) -> list[str]:
+    """The dotted names a file can be imported as: `a.b.c` for a/b/c.py, and its suffixes (`src/` layouts)."""
+    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def _relative(path: str, level: int, module: str | None) -> str:
+    """The root-relative dotted name `from .x import` (`level` dots) means in the file `path`."""
+    package = path.split("/")[:-1]
+    if level > 1:
+        package = package[: max(len(package) - (level - 1), 0)]
+    return ".".join([*package, *(module.split(".") if module else [])])
+
+
+def imported(path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
+    """Local name -> (dotted module, name in it): `g` for `from M import f as g`, `m.` for `import M as m`."""
+    found: dict[str, tuple[str, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _relative(path, node.level, node.module) if node.level else (node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = (base, alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                found[(alias.asname or alias.name) + "."] = (alias.name, "")
+    return found
+
+
+class Repository:
+    """The exports of every module, by the dotted names its file can be imported as."""
+
+    def __init__(self, exports: dict[str, tuple[Export, ...]]) -> None:
+        self.by_path = {path: {e.name: e for e in found} for path, found in exports.items()}
+        self.modules: dict[str, list[str]] = {}
+        for path in sorted(exports, key=lambda p: (p.count("/"), p)):
+            for name in module_names(path):
+                self.modules.setdefault(name, []).append(path)
+        self.names = sorted({e.name.rsplit(".", 1)[-1].encode() for found in exports.values() for e in found})
+        self.pattern = re.compile(rb"\b(?:" + b"|".join(map(re.escape, self.names)) + rb")\b")
+
+    def mentions(self, data: bytes) -> bool:
+        """The bytes name an exported function (the test before a caller is parsed)."""
+        return b"import" in data and any(name in data for name in self.names) and self.pattern.search(data) is not None
+
+    def module(self, dotted: str) -> dict[str, Export]:
+        paths = self.modules.get(dotted, ())
+        return self.by_path[paths[0]] if len(paths) >= 1 else {}
+
+    def externals(self, path: str, tree: ast.Module) -> dict[str, External]:
+        """The imported functions a file can call, by the name it calls them (`f`, `net.f`, `pkg.net.f`)."""
+        found: dict[str, External] = {}
+        for local, (module, name) in imported(path, tree).items():
+            if local.endswith("."):
+                for export_name, exported in self.module(module).items():
+                    found[local + export_name] = External(exported)
+                continue
+            exported = self.module(module).get(name) or self._reexported(module, name)
+            if exported is not None:
+                found[local] = External(exported)
+            for export_name, inner in self.module(module).items():  # `from M import Worker`: its static methods
+                if export_name.startswith(name + "."):
+                    method = export_name[len(name) + 1:]
+                    found[f"{local}.{method}"] = External(inner)
+                    found["." + method] = External(inner)  # called on an instance: `self.worker.method(...)`
+            for export_name, inner in self.module(f"{module}.{name}").items():  # `from pkg import net`
+                found[f"{local}.{export_name}"] = External(inner)
+        return found
+
+    def _reexported(self, package: str, name: str) -> Export | None:
+        """`from pkg import f` where pkg/__init__.py re-exports f from one of its modules."""
+        candidates = {paths[0] for dotted, paths in self.modules.items()
+                      if dotted.startswith(package + ".") and name in self.by_path[paths[0]]}
+        return self.by_path[candidates.pop()][name] if len(candidates) == 1 else None
+
