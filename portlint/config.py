@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from portlint.config_positions import Key, toml_positions, yaml_positions
 from portlint.model import Band, FrozenSpec, Selector, Window
+from portlint.scope import DEFAULT_TEST_PATHS
 
 DEFAULT_INCLUDE = (
     "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
@@ -67,6 +68,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
     declared: bool  # a config file was found, with or without bands
     positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)  # entry -> (line, column)
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.scope)
 
 
 class _Invalid(Exception):
@@ -259,6 +261,7 @@ def _build(path: Path | None, document: _Document, override: int | str | None, p
         per_file_ignores=tuple((glob, tuple(codes)) for glob, codes in data.get("per_file_ignores", {}).items()),
         declared=path is not None,
         positions=document.positions,
+        test_paths=tuple(data.get("test_paths", DEFAULT_TEST_PATHS)),
     )
 
 
@@ -273,7 +276,7 @@ def _frozen(index: int, spec: dict[str, Any], root: Path) -> FrozenSpec:
                 raise _Invalid(("frozen", index, key), f"expected a path template using {{name}} or {{stem}}, got {template!r}") from None
             if os.path.isabs(sample) or not _inside(root, root / sample):
                 raise _Invalid(("frozen", index, key), f"resolves outside the repository root: {template!r}")
-    return FrozenSpec(spec["copies"], tuple(sources), spec.get("compare", "ports"))
+    return FrozenSpec(spec["copies"], tuple(sources), spec.get("compare", "ports"), spec.get("inferred", False))
 
 
 def _inside(root: Path, path: Path) -> bool:
@@ -465,6 +468,7 @@ def _band(name: str, spec: dict[str, Any], position: tuple[int, int]) -> Band:
         files=_globs(spec.get("files", ())),
         sites=tuple(_selector(site) for site in spec.get("sites", ())),
         privileged=spec.get("privileged", False),
+        inferred=spec.get("inferred", False),
         line=position[0],
         column=position[1],
     )

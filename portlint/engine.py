@@ -120,9 +120,14 @@ class Engine:
             extraction, roots = extract_with_roots(source, self.names)
             if roots is not None:
                 self.trees[(path, data)] = frozen.flat(source, roots)
+            if extraction.note:
+                self._skipped(path, extraction.note)
             return FileState(path, kind, data, extraction)
         module = importlib.import_module(f"portlint.extract.{kind}")
-        return FileState(path, kind, data, module.extract(source, self.names))
+        extraction = module.extract(source, self.names)
+        if extraction.note:
+            self._skipped(path, extraction.note)
+        return FileState(path, kind, data, extraction)
 
     def _read(self, full: Path, path: str) -> bytes | None:
         """The file's bytes; None when it is skipped (a note) or cannot be checked (a PL001)."""
@@ -188,7 +193,7 @@ class Engine:
                 CodeFile(f.path, f.kind, f.data, f.extraction.sockets) for f in files.values()
                 if f.kind == "python" and not f.extraction.error
             ),
-            config_path=self.config_display(), declared=bool(config.bands),
+            config_path=self.config_display(), declared=bool(config.bands), test_paths=config.test_paths,
             unreferenced=self.unreferenced(files, sites), usage=self.usage(),
         )
 

@@ -22,11 +22,13 @@ from typing import NamedTuple
 from portlint.binding import ranges_and_singles
 from portlint.config import CONFIG_NAMES
 from portlint.model import BASE, HIGH, LOW, Range, Site
+from portlint.services import UnionFind, same_service, service_words
 
 CLUSTER_GAP = 2  # single ports at most this far apart form one band (odd worker / even head ports)
 _FILLER = frozenset("port ports range low high min max lo hi lower upper default start base begin first".split())
+_SCOPE_FILLER = frozenset("init main call new self cls setup run".split())  # `BaseModel.__init__.port`: BaseModel
 _INDEX = re.compile(r"\[(\d+)\]")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 
 
@@ -60,6 +62,9 @@ class Proposal:
     mentioned: tuple[str, ...] = ()  # docs that name it
     documented: tuple[str, ...] = ()  # docs that state its extent, when they widened it
     within: str = ""
+    shares_with: tuple[str, ...] = ()  # the other bands one disagreeing service was split into
+    disagreement: str = ""  # what the production sites of that service write, for a person to decide
+    unsure: bool = False  # names that share no word, taken for one service: a person may split it
 
 
 def infer_bands(sites: Iterable[Site]) -> list[Proposal]:
@@ -76,7 +81,27 @@ def infer_bands(sites: Iterable[Site]) -> list[Proposal]:
     proposals = [*_range_bands(groups.values()), *_single_bands(groups.values(), (s for s in code if s.derived))]
     proposals = list(_unique_names(sorted(proposals, key=lambda p: (p.low, p.high, p.name))))
     proposals = _carve_outs(_widened_by_docs(proposals, [s for s in sites if s.is_doc]))
-    return sorted(proposals, key=lambda p: (p.low, p.high, p.name))
+    return sorted(_disagreements(proposals), key=lambda p: (p.low, p.high, p.name))
+
+
+def _disagreements(proposals: list[Proposal]) -> list[Proposal]:
+    """Bands split from one group of names because its sites write different values: each
+    `shares_with` the others (one service, not a collision) and names what each writes."""
+    by_group: dict[str, list[Proposal]] = defaultdict(list)
+    for proposal in proposals:
+        for group in proposal.groups:
+            by_group[group].append(proposal)
+    result = []
+    for proposal in proposals:
+        family = list({id(p): p for group in proposal.groups for p in by_group[group]}.values())
+        family.sort(key=lambda p: (p.low, p.high, p.name))
+        if len(family) > 1:
+            said = "; ".join(f"{p.name} {_shown((p.low, p.high))} in {', '.join(p.found_in[:2])}"
+                             + (f" (+{len(p.found_in) - 2} more)" if len(p.found_in) > 2 else "") for p in family)
+            proposal = replace(proposal, shares_with=tuple(p.name for p in family if p is not proposal),
+                               disagreement=said if proposal is family[0] else "")
+        result.append(proposal)
+    return result
 
 
 def group_name(site: Site) -> tuple[str, bool]:
@@ -86,7 +111,7 @@ def group_name(site: Site) -> tuple[str, bool]:
     if words:
         return "-".join(words), False
     for part in reversed(head.split(".") if head else []):
-        words = _words(part)
+        words = [w for w in _words(part) if w not in _SCOPE_FILLER]
         if words:
             return "-".join(words), False
     return "-".join([*_words(Path(site.path).stem, keep=True), *_words(leaf, keep=True)]), True
@@ -109,9 +134,8 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
     items: list[Range | Site] = [*group.ranges] or [*group.singles]
     counts = Counter(_span(item) for item in items)
     ranked = counts.most_common()  # stable: on a tie, the first written comes first
-    if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-        best = ranked[0][0]
-        return [(group, best, tuple(_shown(span) for span in counts if span != best))]
+    if len(ranked) == 1:  # sites that disagree are split, never outvoted: today's values all pass
+        return [(group, ranked[0][0], ())]
     spans_of: dict[str, set[tuple[int, int]]] = defaultdict(set)
     for item in items:
         for site in (item.low, item.high) if isinstance(item, Range) else (item,):
@@ -155,10 +179,12 @@ class Port(NamedTuple):
     value: int
     groups: tuple[Group, ...] = ()
     others: tuple[str, ...] = ()
+    label: str = ""  # the words the groups of one service share
+    unsure: bool = False  # names with no word in common, joined because they write this port only apart
 
     @property
     def name(self) -> str:
-        return self.groups[0].name if self.groups else ""
+        return self.label or (self.groups[0].name if self.groups else "")
 
     @property
     def generic(self) -> bool:
@@ -168,14 +194,15 @@ class Port(NamedTuple):
 
 def _single_bands(groups: Iterable[Group], derived: Iterable[Site]) -> Iterator[Proposal]:
     """Single ports; ports a step or two apart (and derived ports beside them) form one band with `ports:`."""
-    ports = [*_starts(groups), *_ports(groups), *(Port(value) for value in {s.value for s in derived})]
+    ports = [*_one_service([*_starts(groups), *_ports(groups)]), *(Port(value) for value in {s.value for s in derived})]
     for cluster in _clusters(sorted(ports, key=lambda port: (port.value, port.name))):
         named = [port for port in cluster if port.groups]
         if not named:
             continue  # derived ports only: their bases are elsewhere
         if len(named) == 1:
             port = named[0]
-            yield _proposal(port.name, port.value, port.value, list(port.groups), others=port.others)
+            proposal = _proposal(port.name, port.value, port.value, list(port.groups), others=port.others)
+            yield replace(proposal, unsure=port.unsure)
             continue
         values = [port.value for port in cluster]
         listed = tuple((name, port.value) for port in named for group in port.groups for name in _names(group))
@@ -201,6 +228,44 @@ def _ports(groups: Iterable[Group]) -> Iterator[Port]:
         if not group.ranges and not all(s.role in (LOW, BASE) for s in group.singles):
             for part, (value, _), others in _split(group):
                 yield Port(value, (part,), others)
+
+
+def _one_service(ports: list[Port]) -> list[Port]:
+    """Ports of one value written under names that are one service (`portlint.services`: the env
+    var feeding a default, a client's default for its server) are one port: one band, named from
+    the words their names share. So are names that write one value only in different places (files,
+    Python classes): as PL202 does, init takes them for one value restated, not two services; two
+    names on one port of one file (or class) stay two bands, and PL201 reports them."""
+    classes = UnionFind(len(ports))
+    for i, a in enumerate(ports):
+        for j in range(i + 1, len(ports)):
+            b = ports[j]
+            sites_a = [s for g in a.groups for s in g.singles]
+            sites_b = [s for g in b.groups for s in g.singles]
+            if a.value == b.value and (
+                any(same_service(x, y) for x in sites_a for y in sites_b)
+                or not {_together(s) for s in sites_a} & {_together(s) for s in sites_b}
+            ):
+                classes.union(i, j)
+    members: dict[int, list[Port]] = defaultdict(list)
+    for index, port in enumerate(ports):
+        members[classes.find(index)].append(port)
+    merged = []
+    for family in members.values():
+        if len(family) == 1:
+            merged.append(family[0])
+            continue
+        groups = tuple(g for port in family for g in port.groups)
+        shared = set.intersection(*(set(service_words(s)) for g in groups for s in g.singles))
+        first = [w for s in groups[0].singles for w in _words(s.name.rsplit(".", 1)[-1])] or groups[0].name.split("-")
+        label = "-".join(dict.fromkeys(w for w in first if w in shared))
+        merged.append(Port(family[0].value, groups, tuple(o for port in family for o in port.others),
+                           label or groups[0].name, unsure=not label))
+    return merged
+
+
+def _together(site: Site) -> tuple[str, str]:
+    return site.path, site.scope if site.kind == "python" else ""
 
 
 def _clusters(ports: list[Port]) -> Iterator[list[Port]]:

@@ -216,8 +216,16 @@ def _overlaps(
                 yield "band:" + other.name, mark
         return
     here = [w for w in written if (w.first.path, w.first.line, w.first.column) == (problem.path, problem.line, problem.column)]
-    for mine in here:
+    group, frontier = {id(w): w for w in here}, list(here)  # PL202 reports a group at its first site
+    while frontier:
+        current = frontier.pop()
         for other in written:
+            if id(other) not in group and current.low <= other.high and other.low <= current.high:
+                group[id(other)] = other
+                frontier.append(other)
+    members = list(group.values())
+    for index, mine in enumerate(members):
+        for other in members[index + 1:]:
             if _collide(layout, mine, other):
                 mark = Mark(max(mine.low, other.low), min(mine.high, other.high), OVERLAP)
                 yield keys[id(mine)], mark

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from portlint.scope import DEFAULT_TEST_PATHS, in_tests
+
 if TYPE_CHECKING:
     from portlint.frozen import FrozenCheck
     from portlint.rules.unused_config import Usage
@@ -84,6 +86,7 @@ class FrozenSpec:
     copies: str
     sources: tuple[str, ...]
     compare: str = "ports"  # ports | all
+    inferred: bool = False  # guessed by `portlint init` and not yet confirmed by a person: no safe fixes
 
     def candidates(self, copy: str) -> tuple[str, ...]:
         name = copy.rsplit("/", 1)[-1]
@@ -106,6 +109,7 @@ class Band:
     files: tuple[str, ...] = ()
     sites: tuple[Selector, ...] = ()
     privileged: bool = False
+    inferred: bool = False  # written by `portlint init` and not yet confirmed by a person: no safe fixes
     line: int = 1  # where the band is declared in the config file
     column: int = 1
 
@@ -186,6 +190,11 @@ class Layout:
     config_path: str = ""  # path of the config as shown in problems, "" in zero-config
     declared: bool = False  # a config file declares the layout
     usage: Usage | None = None  # what the config's entries matched (PL003)
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths (portlint.scope)
+
+    def in_tests(self, path: str) -> bool:
+        """The path belongs to tests, fixtures or mocks: a scope of its own."""
+        return in_tests(path, self.test_paths)
 
     @property
     def code_sites(self) -> tuple[Site, ...]:

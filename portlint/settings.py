@@ -15,10 +15,11 @@ from typing import Any
 from portlint import config as config_module
 from portlint import discover
 from portlint.config import DEFAULT_INCLUDE, STOCK_FLOOR, Config
+from portlint.scope import DEFAULT_TEST_PATHS
 
 DEFAULTS: dict[str, Any] = {
     "ephemeral_floor": STOCK_FLOOR, "include": list(DEFAULT_INCLUDE), "exclude": [], "bands": {},
-    "frozen": [], "per_file_ignores": {},
+    "frozen": [], "per_file_ignores": {}, "test_paths": list(DEFAULT_TEST_PATHS),
 }
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 

@@ -14,7 +14,10 @@ from pathlib import Path
 from portlint import writer
 from portlint.config import CONFIG_NAMES, ConfigError, find_config, load_config
 from portlint.inferred_bands import Proposal, infer_bands
+from portlint.model import Site
 from portlint.near_copies import frozen_pairs
+from portlint.scope import in_tests
+from portlint.services import POD, kubernetes, somebody_elses
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
 _RESERVED = frozenset("true false null yes no on off y n".split())  # YAML 1.1 would read these
@@ -39,7 +42,7 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
 
     engine = Engine(zero, Options())
-    sites = engine.layout(dict(engine.scan())).sites
+    sites = [site for site in engine.layout(dict(engine.scan())).sites if _teaches(site)]
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
     frozen, undirected = frozen_pairs(zero)
     starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected)
@@ -52,11 +55,22 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     return target, starter
 
 
+def _teaches(site: Site) -> bool:
+    """A site init learns a band from: production code (not `test_paths`), not a pod's own
+    Kubernetes port (its network namespace is its own), and below 1024 only where a server says
+    it listens (`listen_port`, `--bind-port`): a well-known client port is somebody else's server."""
+    if in_tests(site.path) or kubernetes(site) == POD:
+        return False
+    return not somebody_elses(site)
+
+
 def render(starter: Starter) -> str:
     lines = [
         "# A starter port layout, written by `portlint init` from the ports found in this repository.",
         "# Review it: rename bands, merge or split them, widen ranges to what each service may use,",
         "# then run `portlint`. Reference: `portlint rule --all` and the README's Configuration section.",
+        "# Every band says `inferred: true` until a person deletes that line: fixes on an inferred band",
+        "# (or frozen pair) are not safe, so `portlint --fix` leaves them to `--unsafe-fixes`.",
         "",
         f"ephemeral_floor: {_scalar(starter.floor)}  # where the kernel's ephemeral ports begin: 32768 on stock Linux;"
         " \"auto\" reads this host's range",
@@ -68,7 +82,7 @@ def render(starter: Starter) -> str:
     if starter.frozen:
         lines += ["", "frozen:  # near-identical copies: a copy must keep its source's ports"]
         for copy, source in starter.frozen:
-            lines += [f"  - copies: {_scalar(copy)}", f"    source: {_scalar(source)}"]
+            lines += [f"  - copies: {_scalar(copy)}", f"    source: {_scalar(source)}", "    inferred: true"]
     if starter.undirected:
         lines += ["", "# Near-identical files; if one is a frozen copy of the other, add it under `frozen:`:"]
         lines += [f"#   {first} ~ {second}" for first, second in starter.undirected]
@@ -79,6 +93,11 @@ def _band_lines(proposal: Proposal) -> list[str]:
     more = len(proposal.found_in) - 3
     shown = ", ".join(proposal.found_in[:3]) + (f" (+{more} more)" if more > 0 else "")
     lines = [f"  {proposal.name}:"]
+    if proposal.unsure:
+        lines.insert(0, "  # names that write this port only in different places, taken for one service"
+                        " (most are one value restated); split the band if they are not")
+    if proposal.disagreement:
+        lines.insert(0, f"  # production sites disagree: {proposal.disagreement}; a person decides which is right")
     span = f"port: {proposal.low}" if proposal.low == proposal.high and not proposal.ports else \
         f"range: {proposal.low}-{proposal.high}"
     notes = [f"also written: {', '.join(proposal.others)} (PL301 reports those)"] if proposal.others else []
@@ -88,8 +107,11 @@ def _band_lines(proposal: Proposal) -> list[str]:
     if proposal.within:
         lines.append(f"    within: {proposal.within}  # a carve-out, as the docs lay it out")
     lines.append(f"    description: {_scalar('found in ' + shown)}")
+    lines.append("    inferred: true  # written by portlint init: delete this line once a person has confirmed the band")
+    if proposal.shares_with:
+        lines.append(f"    shares_with: {_flow(list(proposal.shares_with))}  # one service; see the disagreement above")
     if proposal.low < 1024:
-        lines.append("    privileged: true  # below 1024: binding it needs root or CAP_NET_BIND_SERVICE")
+        lines.append("    # below 1024: binding it needs root or CAP_NET_BIND_SERVICE; add `privileged: true` if it has them")
     if proposal.ports:
         lines.append("    ports:")
         lines += [f"      {_scalar(name)}: {value}" for name, value in proposal.ports]

@@ -1,8 +1,11 @@
 """Two declared bands overlap.
 
-What it does: flags every pair of bands of the layout that share a port, unless
-one is declared `within` the other (a carve-out) or they are declared
-`shares_with` each other (services that never run together).
+What it does: groups the bands of the layout that share ports (directly or
+through a band between them), leaving out pairs declared `within` one another
+(a carve-out) or `shares_with` each other (services that never run together),
+and reports each group once, at its first declared band, naming every member
+with its line. A band whose sites all sit in test-like paths (`test_paths:`)
+is compared with test bands only.
 Why: two services given the same ports by the layout itself will collide as
 soon as both run on one node.
 Example (fails): `gym: {range: 5000-5999}` and `sandbox: {range: 5500-6999}`.
@@ -11,10 +14,10 @@ Fix: none; move one band, or declare the relation.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
 
-from portlint.model import Layout
+from portlint.model import Band, Layout
 from portlint.problem import Problem, at_band
+from portlint.services import UnionFind
 
 CODE = "PL201"
 NAME = "band-overlap"
@@ -22,10 +25,32 @@ NEEDS_LAYOUT = True
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    for first, second in combinations(layout.bands, 2):
-        if first.overlaps(second) and not layout.related(first.name, second.name):
-            yield at_band(
-                layout.config_path, second, CODE,
-                f"band {second.name} ({second.low}-{second.high}) overlaps band {first.name} "
-                f"({first.low}-{first.high}); declare within/shares_with if intended",
-            )
+    bands = list(layout.bands)
+    tests = _test_bands(layout)
+    groups = UnionFind(len(bands))
+    colliding: set[int] = set()
+    for i, first in enumerate(bands):
+        for j in range(i + 1, len(bands)):
+            second = bands[j]
+            if first.overlaps(second) and not layout.related(first.name, second.name) \
+                    and (first.name in tests) == (second.name in tests):
+                groups.union(i, j)
+                colliding.update((i, j))
+    members: dict[int, list[Band]] = {}
+    for index in sorted(colliding):
+        members.setdefault(groups.find(index), []).append(bands[index])
+    for group in members.values():
+        listed = ", ".join(f"{b.name} ({b.low}-{b.high}, line {b.line})" for b in group)
+        yield at_band(
+            layout.config_path, group[0], CODE,
+            f"{len(group)} bands overlap: {listed}; declare within/shares_with if intended",
+        )
+
+
+def _test_bands(layout: Layout) -> set[str]:
+    """Bands every bound site of which is in a test-like path."""
+    paths: dict[str, list[str]] = {}
+    for site in layout.code_sites:
+        if site.band:
+            paths.setdefault(site.band, []).append(site.path)
+    return {band for band, where in paths.items() if all(layout.in_tests(p) for p in where)}

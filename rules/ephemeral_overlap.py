@@ -1,7 +1,10 @@
 """A port or range reaches the kernel's ephemeral range.
 
 What it does: flags every site whose port (or whose range's high end) is at or
-above `ephemeral_floor`, and every declared band that reaches it.
+above `ephemeral_floor`, and every declared band that reaches it. Not checked:
+test-like paths (`test_paths:`: a test restates a default or binds in-process),
+and a pod's own Kubernetes ports (`containerPort`, a Service's `port`/`targetPort`:
+they state what the image listens on, inside the pod's network namespace).
 Why: the kernel hands ports from that range to outgoing connections (32768–60999
 on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
 port, releases it and binds it later loses the race at scale: EADDRINUSE at
@@ -15,6 +18,7 @@ from collections.abc import Iterator
 
 from portlint.model import Layout
 from portlint.problem import Problem, at_band
+from portlint.services import POD, kubernetes
 
 CODE = "PL101"
 NAME = "ephemeral-overlap"
@@ -32,6 +36,8 @@ def check(layout: Layout) -> Iterator[Problem]:
                 f"band {band.name} ({band.low}-{band.high}) reaches the ephemeral range ({floor}+)",
             )
     for site in layout.code_sites:
+        if layout.in_tests(site.path) or kubernetes(site) == POD:
+            continue
         if floor <= site.value <= _MAX_PORT:
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
             yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

@@ -11,6 +11,8 @@ the tests; reviewers of the real fix behind portlint still had to ask for them.
 Example (fails): `policy.generation.port_range_low: 3000` in the source, `2000` in the copy.
 Fix: safe: replaces the copy's literal with the source's value, keeping the
 copy's quoting, comments and layout; values the copy's quoting cannot hold are left alone.
+Unsafe (only with --unsafe-fixes) when the pair or the literal's band was inferred
+by `portlint init` (`inferred: true`, until a person deletes it), or either side is 0.
 """
 from __future__ import annotations
 
@@ -43,6 +45,9 @@ def check(layout: Layout) -> Iterator[Problem]:
             # copy then follows the layout, not the stale value.
             stale = (theirs.path, theirs.start) in drifted
             fix = None if stale or owners[(mine.path, mine.start)] != key else _fix(mine, theirs.value)
+            if fix is not None and (pair.pair.spec.inferred or _zero(mine.value) or _zero(theirs.value)
+                                    or _inferred_band(layout, mine)):
+                fix = Fix(fix.edits, safe=False)  # a guessed pair, a 0 the kernel fills, or an unconfirmed band
             yield Problem(mine.path, mine.line, mine.column, CODE, message, fix, mine.line, mine.column + len(mine.value))
 
 
@@ -55,6 +60,19 @@ def _drifted_from_layout(layout: Layout) -> set[tuple[str, int]]:
         if wanted is not None and wanted != site.value:
             drifted.add((site.path, site.start))
     return drifted
+
+
+def _zero(value: str) -> bool:
+    return value.isdigit() and int(value) == 0
+
+
+def _inferred_band(layout: Layout, scalar: Scalar) -> bool:
+    """The copy's literal is a site of a band `portlint init` inferred and no person confirmed."""
+    for site in layout.code_sites:
+        if site.path == scalar.path and site.start == scalar.start and site.band:
+            band = layout.band(site.band)
+            return band is not None and band.inferred
+    return False
 
 
 def _same(mine: Scalar, theirs: Scalar) -> bool:

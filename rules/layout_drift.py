@@ -8,7 +8,11 @@ single-port band its port. A site whose layout value is not a single number
 Why: the layout is declared once so that twenty files cannot disagree; a value
 that drifted is how a stale port survives a layout change.
 Example (fails, band master 1400-1999): `cluster.master_port_range_low: 1500`
-Fix: safe: rewrites the literal's digits, keeping its quoting and everything else.
+Port 0 (the kernel picks) is never reported or rewritten: PL102 judges zeros.
+Fix: safe when a person declared the band: rewrites the literal's digits, keeping
+its quoting and everything else. On a band `portlint init` inferred (`inferred:
+true`, until a person deletes that line) the fix is unsafe: the band is a guess
+at what the repository does, and its drift may be the truth.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ NEEDS_LAYOUT = True
 def check(layout: Layout) -> Iterator[Problem]:
     for site in layout.code_sites:
         band = layout.band(site.band) if site.band and not site.derived else None
-        if band is None:
+        if band is None or site.value == 0:
             continue
         wanted = canonical(site, band)
         if wanted is None:
@@ -34,5 +38,6 @@ def check(layout: Layout) -> Iterator[Problem]:
                 yield Problem.at(site, CODE, f"{site.name}={site.value} lies outside band {band.name} ({band.low}-{band.high})")
         elif site.value != wanted:
             yield Problem.replacing(
-                site, CODE, f"{site.name}={site.value} drifted from the layout: band {band.name} gives {wanted}", wanted
+                site, CODE, f"{site.name}={site.value} drifted from the layout: band {band.name} gives {wanted}", wanted,
+                safe=not band.inferred,
             )

@@ -1,8 +1,9 @@
 """A port below 1024 without `privileged: true` on its band.
 
-What it does: flags declared bands that start below 1024 and sites (when a
-layout is declared) with a value in 1–1023, unless their band says
-`privileged: true`.
+What it does: flags declared bands that start below 1024 and sites bound to a
+band with a value in 1–1023, unless their band says `privileged: true`
+(PL302 reports unbound ones). Not checked: test-like paths (`test_paths:`) and a
+pod's own Kubernetes ports (the image binds those inside the pod).
 Why: binding below 1024 needs root or CAP_NET_BIND_SERVICE; a training job
 that runs unprivileged dies at startup with EACCES.
 Example (fails): `sandbox.nginx_port: 80` bound to a band without `privileged: true`.
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 
 from portlint.model import Layout
 from portlint.problem import Problem, at_band
+from portlint.services import POD, kubernetes
 
 CODE = "PL103"
 NAME = "privileged-port"
@@ -31,5 +33,7 @@ def check(layout: Layout) -> Iterator[Problem]:
             )
     for site in layout.code_sites:
         band = layout.band(site.band) if site.band else None
-        if 0 < site.value < PRIVILEGED_CEILING and not (band and band.privileged):
+        if band is None or layout.in_tests(site.path) or kubernetes(site) == POD:
+            continue
+        if 0 < site.value < PRIVILEGED_CEILING and not band.privileged:
             yield Problem.at(site, CODE, f"{site.name}={site.value} is a privileged port (below {PRIVILEGED_CEILING})")

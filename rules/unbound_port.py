@@ -5,6 +5,10 @@ scripts and code that no band's selectors (or `ports:` names) bind.
 Why: an unclaimed port is outside the checked invariant: nothing keeps it in
 its lane when the layout changes.
 Port 0 asks the kernel for a free port: there is nothing for a band to claim.
+Not checked: test-like paths (`test_paths:`), a pod's own Kubernetes ports
+(`containerPort`, a Service's `port`/`targetPort`), which no host's layout holds,
+and a port below 1024 whose name does not say it listens (a well-known port of a
+server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80).
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
 Fix: none; add a selector to the right band, or suppress with `# portlint: ignore[PL302]`.
 """
@@ -14,6 +18,7 @@ from collections.abc import Iterator
 
 from portlint.model import Layout
 from portlint.problem import Problem
+from portlint.services import POD, kubernetes, somebody_elses
 
 CODE = "PL302"
 NAME = "unbound-port"
@@ -24,5 +29,7 @@ def check(layout: Layout) -> Iterator[Problem]:
     if not layout.declared:
         return
     for site in layout.code_sites:
-        if not site.band and not site.derived and site.value != 0:
-            yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")
+        if site.band or site.derived or site.value == 0 or layout.in_tests(site.path) or kubernetes(site) == POD \
+                or somebody_elses(site):
+            continue
+        yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")

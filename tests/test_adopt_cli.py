@@ -43,8 +43,9 @@ def repo(tmp_path: Path) -> Path:
 
 
 PROBLEMS_FROM_ROOT = (
+    "svc/a.yaml:2:9: PL202 port 8081 written by 2 services: web.port=8081 (band web) at svc/a.yaml:2; "
+    "api.port=8081 at svc/b.yaml:2\n"
     "svc/a.yaml:2:9: PL301 [*] web.port=8081 drifted from the layout: band web gives 8080\n"
-    "svc/b.yaml:2:9: PL202 api.port=8081 overlaps web.port=8081 (band web) at svc/a.yaml:2\n"
     "svc/b.yaml:2:9: PL302 api.port=8081 is not claimed by any band of the layout\n"
 )
 
@@ -60,14 +61,14 @@ def test_a_config_in_dot_github_configures_the_repository(repo: Path) -> None:
 
 def test_from_a_subdirectory_every_path_in_a_message_is_relative_to_it_too(repo: Path) -> None:
     assert portlint(repo / "svc", "--config", "../.github/portlint.yaml") == (1, (
+        "a.yaml:2:9: PL202 port 8081 written by 2 services: web.port=8081 (band web) at a.yaml:2; api.port=8081 at b.yaml:2\n"
         "a.yaml:2:9: PL301 [*] web.port=8081 drifted from the layout: band web gives 8080\n"
-        "b.yaml:2:9: PL202 api.port=8081 overlaps web.port=8081 (band web) at a.yaml:2\n"
         "b.yaml:2:9: PL302 api.port=8081 is not claimed by any band of the layout\n"
         "Found 3 problems (1 fixable with --fix).\n"
     ), "")
     code, out, _ = portlint(repo / "svc", "--config", "../.github/portlint.yaml", "--output-format", "json")
-    assert [(p["path"], p["message"]) for p in json.loads(out)][1] == (
-        "b.yaml", "api.port=8081 overlaps web.port=8081 (band web) at a.yaml:2",
+    assert [(p["path"], p["message"]) for p in json.loads(out)][0] == (
+        "a.yaml", "port 8081 written by 2 services: web.port=8081 (band web) at a.yaml:2; api.port=8081 at b.yaml:2",
     )
 
 
@@ -127,6 +128,8 @@ def test_show_settings_prints_each_value_and_where_it_came_from(repo: Path) -> N
         "ephemeral_floor = 32768  # default\n"
         'include = ["**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md"]  # default\n'
         'exclude = ["gen/**"]  # --config "exclude = [\'gen/**\']"\n'
+        'test_paths = ["tests/", "test/", "testing/", "test_*.py", "*_test.py", "conftest.py", "fixtures/", "testdata/"]'
+        "  # default\n"
         'bands.web = {port = 8080, sites = ["web.port"]}  # ../.github/portlint.yaml:2\n'
         "frozen = []  # default\n"
         "per_file_ignores = {}  # default\n"
@@ -241,7 +244,7 @@ def test_output_file_takes_the_report(repo: Path) -> None:
     target = repo.parent / "report.json"
     code, out, err = portlint(repo, "--config", ".github/portlint.yaml", "--output-format", "json", "--output-file", str(target))
     assert (code, out, err) == (1, "", "")
-    assert [p["code"] for p in json.loads(target.read_text())] == ["PL301", "PL202", "PL302"]
+    assert [p["code"] for p in json.loads(target.read_text())] == ["PL202", "PL301", "PL302"]
     text = repo.parent / "report.txt"
     assert portlint(repo, "--config", ".github/portlint.yaml", "--output-file", str(text)) == (1, "", "")
     assert text.read_text() == PROBLEMS_FROM_ROOT + "Found 3 problems (1 fixable with --fix).\n"

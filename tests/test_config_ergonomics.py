@@ -94,7 +94,11 @@ def test_the_config_is_found_from_a_subdirectory_of_the_repository(
     # and their paths are relative to it.
     expected = [dict(p, path=p["path"].removeprefix("examples/configs/"))
                 for p in everything if p["path"].startswith("examples/configs/")]
-    assert below == expected and any("band gym gives 5000" in p["message"] for p in below)
+    # Paths named inside a message (PL202 names every member's place) are relative to it too.
+    relative = [dict(p, message=p["message"].replace("examples/configs/", "").replace(
+        " nemo_rl/", " ../../nemo_rl/")) for p in expected]
+    assert below == relative and any("band gym gives 5000" in p["message"] for p in below)
+    assert any("at evals/eval.yaml:20" in p["message"] for p in below if p["code"] == "PL202")
 
 
 def test_a_subdirectory_config_wins_over_the_repository_root_config(

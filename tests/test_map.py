@@ -94,7 +94,7 @@ def test_an_unwritable_picture_is_one_line_and_exit_2(in_root: Path, tmp_path: P
 
 def test_overlapping_bands_and_a_colliding_written_range_are_marked(in_root: Path) -> None:
     rows = _rows(_text(CASES / "overlaps" / "repo"))
-    assert "✖" in rows["gym"] and "✖" in rows["sandbox"] and "PL201" in rows["sandbox"]
+    assert "✖" in rows["gym"] and "✖" in rows["sandbox"] and "PL201" in rows["gym"]  # one PL201 per group, at its first band
     assert "✖" not in rows["engine"] and "▒" in rows["engine"] and "▒" in rows["sglang-router"]  # shares_with
     assert "╍" in rows["30×100"]
 
@@ -134,7 +134,7 @@ def test_zero_config_map_draws_the_discovered_ranges(tmp_path: Path, monkeypatch
     rows = _rows(text)
     assert "no layout: 6 ranges and ports found" in text
     assert rows["generation.port_range_*"].split()[1] == "3000-5499"
-    assert "✖" in rows["METRICS_PORT"] and "PL202" in rows["METRICS_PORT"]
+    assert "✖" in rows["METRICS_PORT"] and "PL202" in rows["env.gym.port_range_*"]  # at the group's first site
     assert "ephemeral floor 32768" in text
 
 

@@ -34,6 +34,7 @@ class Extraction:
     error_column: int = 1
     commands: tuple[Command, ...] = ()
     sockets: object = None  # Python: what the code analyses found (portlint.analysis.sockets.Facts), plain data
+    note: str = ""  # the file is skipped, not broken: why (a template that is YAML only once rendered)
 
 
 def suppression_in(comment: str, line: int, column: int, start: int, end: int) -> Suppression | None:

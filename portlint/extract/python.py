@@ -19,6 +19,7 @@ binds a script's `--port 8000` and the parser's default: argparse
 from __future__ import annotations
 
 import ast
+import dataclasses
 import codecs
 import io
 import re
@@ -61,7 +62,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     if mentions_tool("python", source.data):
         commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column))
     return Extraction(
-        (*finder.sites, *doc_sites), suppressions, commands=commands, sockets=_socket_findings(source.data, tree),
+        (*finder.passed_on(), *doc_sites), suppressions, commands=commands, sockets=_socket_findings(source.data, tree),
     )
 
 
@@ -89,6 +90,11 @@ class _SiteFinder(ast.NodeVisitor):
         self.scopes: list[str] = []
         self.class_depth: list[bool] = []
         self.sites: list[Site] = []
+        # One value under several names (PL202 reads them as one service): a name passed on as
+        # an argument or a parameter default (`serve(port=DEFAULT_PORT)`), an env getter that
+        # feeds a parameter default, the other branch of `x.port if c else 8000`.
+        self.passed: dict[str, list[str]] = {}
+        self.env_defaults: dict[int, str] = {}
         self.cli_names: dict[str, str] = {}  # `option` imported from click -> "click.option"
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -112,6 +118,7 @@ class _SiteFinder(ast.NodeVisitor):
                 self._typer_default(typer_call, default, arg.arg, qualified)
             else:
                 self._literal(default, qualified, arg.arg)
+                self._feeds(default, qualified)
         self._in_scope(node.name, node, is_class=False)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -147,7 +154,7 @@ class _SiteFinder(ast.NodeVisitor):
         in_class = bool(self.class_depth) and self.class_depth[-1]
         qualified = f"{self.scopes[-1]}.{name}" if in_class else name
         for literal in _branch_literals(value):
-            self._literal(literal, qualified, name)
+            self._literal(literal, qualified, name, also=_other_branches(value))
 
     def visit_Dict(self, node: ast.Dict) -> None:
         """`{"MASTER_PORT": "29500"}`: an environment mapping (for `env=`, `os.environ.update`,
@@ -162,16 +169,35 @@ class _SiteFinder(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted(node.func)
         if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
-            self._literal(node.args[1], _string(node.args[0]), None)
+            fed = self.env_defaults.get(id(node))
+            self._literal(node.args[1], _string(node.args[0]), None, also=(fed,) if fed else ())
         cli = self._cli_option(node, callee)
         for keyword in node.keywords:
             if keyword.arg == "default" and cli:
                 for literal in _branch_literals(keyword.value):
                     self._literal(literal, cli[0], cli[0], aliases=cli[1:])
             elif keyword.arg is not None:
+                self._feeds(keyword.value, keyword.arg)
                 for literal in _branch_literals(keyword.value):
-                    self._literal(literal, keyword.arg, keyword.arg)
+                    self._literal(literal, keyword.arg, keyword.arg, also=_other_branches(keyword.value))
         self.generic_visit(node)
+
+    def _feeds(self, value: ast.AST, name: str) -> None:
+        """`name` takes the value of a Python name, or of an env getter (also inside `int(...)`)."""
+        if isinstance(value, ast.Name):
+            self.passed.setdefault(value.id, []).append(name)
+        elif isinstance(value, ast.Call):
+            inner = value.args[0] if dotted(value.func) in ("int", "str") and value.args else value
+            if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS:
+                self.env_defaults[id(inner)] = name
+
+    def passed_on(self) -> list[Site]:
+        """The sites, each with the names its value is passed on as (PL202's one-service reading)."""
+        return [
+            dataclasses.replace(site, aliases=(*site.aliases, *self.passed[site.name]))
+            if site.name in self.passed else site
+            for site in self.sites
+        ]
 
     # -- command-line options -------------------------------------------------
     def _cli_option(self, node: ast.Call, callee: str) -> tuple[str, ...]:
@@ -212,8 +238,11 @@ class _SiteFinder(ast.NodeVisitor):
             self._literal(literal, names[0], names[0], aliases=names[1:])
 
     # -- sites ----------------------------------------------------------------
-    def _literal(self, node: ast.AST, name: str, leaf: str | None, aliases: tuple[str, ...] = ()) -> None:
-        """Record `node` as a site named `name` when it is a port literal and wanted."""
+    def _literal(
+        self, node: ast.AST, name: str, leaf: str | None, aliases: tuple[str, ...] = (), also: tuple[str, ...] = (),
+    ) -> None:
+        """Record `node` as a site named `name` when it is a port literal and wanted; `also` are names
+        of the same value (its flow) that make nothing wanted by themselves."""
         if not name or not isinstance(node, ast.Constant) or not any(map(self.names.wants, (name, *aliases))):
             return
         span = _digits_span(self.source, node)
@@ -225,7 +254,8 @@ class _SiteFinder(ast.NodeVisitor):
         self.sites.append(Site(
             self.source.path, line, column, start, end, "python", name, value,
             role=role_of(leaf or name), scope=".".join(self.scopes),
-            end_line=end_line, end_column=end_column, aliases=aliases,
+            end_line=end_line, end_column=end_column,
+            aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)),
         ))
 
 
@@ -263,6 +293,15 @@ def _annotated_metadata(arg: ast.arg) -> ast.AST | None:
         return None
     items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else []
     return next((item for item in items[1:] if isinstance(item, ast.Call)), None)
+
+
+def _other_branches(node: ast.AST) -> tuple[str, ...]:
+    """The names read by the non-literal branches of `a if c else b` / `a or b`."""
+    if isinstance(node, ast.IfExp):
+        return (*_other_branches(node.body), *_other_branches(node.orelse))
+    if isinstance(node, ast.BoolOp):
+        return tuple(name for value in node.values for name in _other_branches(value))
+    return (dotted(node),) if isinstance(node, (ast.Name, ast.Attribute)) and dotted(node) else ()
 
 
 def _string(node: ast.AST) -> str:

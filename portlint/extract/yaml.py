@@ -1,7 +1,10 @@
 """YAML sites: integer scalars (and integer-looking quoted strings) under port-like keys.
 
 Parsed with ruamel.yaml's composer, which builds nodes with positions and never
-constructs Python objects from tags. The C-backed composer is used when
+constructs Python objects from tags. A file with `{{ … }}` template syntax (a
+Helm chart's `templates/`) that is not YAML as written is read with its
+template actions blanked (`portlint.extract.template`); one that is still not
+YAML is skipped with a note, never reported as PL001. The C-backed composer is used when
 ruamel.yaml.clib is installed (≈6× faster than the pure one, same marks).
 """
 from __future__ import annotations
@@ -15,7 +18,7 @@ from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
-from portlint.extract import yaml_commands
+from portlint.extract import template, yaml_commands
 
 _MERGE_KEY = "<<"
 
@@ -58,10 +61,17 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     # A leading BOM is dropped before composing: the C composer leaves it out of
     # its marks' index, the pure one counts it; marks are shifted back below.
     bom = 1 if source.text.startswith("\ufeff") else 0
+    body = source.text[bom:]
     try:
-        roots = compose(source.text[bom:])
+        roots = compose(body)
     except YAMLError as error:
-        return _parse_error(error), None
+        if "{{" not in body:
+            return _parse_error(error), None
+        body = template.masked(body)  # a Helm/Go template: read it where it is plain YAML
+        try:
+            roots = compose(body)
+        except (YAMLError, RecursionError):
+            return Extraction(note=template.NOT_YAML), None
     except RecursionError:
         return Extraction(error="YAML nested too deeply to parse"), None
     scalars = []
@@ -69,7 +79,7 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
         if node.id == "scalar":
             scalars.append((path, node))
         elif node.id == "mapping" and (repeated := _repeated_key(node)) is not None:
-            return repeated, None
+            return (Extraction(note=template.NOT_YAML) if body is not source.text[bom:] else repeated), None
     # An anchored literal is one site, under the first name that wants it: its aliases
     # refer to it, and two roles (`low: &p 1024`, `high: *p`) cannot both be fixed in it.
     literals, seen = [], set()
@@ -77,7 +87,6 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
         if path and id(node) not in seen and _is_port_literal(node) and names.wants(path):
             seen.add(id(node))
             literals.append((path, node))
-    body = source.text[bom:]
     offsets = _byte_offsets(source, [_digits_index(body, node) + bom for _, node in literals])
     sites = [
         site for path, node in literals
@@ -86,7 +95,8 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for _, n in scalars]
     suppressions, doc_sites = _comments(source, scalar_spans, names) if "#" in source.text else ((), [])
     commands = yaml_commands.find(source, roots, names)
-    return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom else roots)
+    plain = body is source.text[bom:]  # a masked template's nodes are not the file's own for frozen copies
+    return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom or not plain else roots)
 
 
 def _digits_index(text: str, node: Any) -> int:
