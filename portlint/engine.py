@@ -1,14 +1,25 @@
-"""discover → extract → bind → run rules → drop suppressed → (fix → re-check) → outcome."""
+"""read → extract per file → build the layout → rules → select/suppress → (fix loop) → write.
+
+Each stage is a function of plain data. The per-file stage, `extract_file`, is a
+pure function of (path, kind, bytes, the config's name filter, whether the file
+is one side of a frozen pair) returning a picklable `FileState`, so its result
+can be kept by content and computed in any process. Rules declare the facts of
+the layout they read (`NEEDS`: "commands", "code_files", "unreferenced",
+"frozen"); the engine computes the facts the enabled rules need and knows no
+rule by name.
+"""
 from __future__ import annotations
 
 import importlib
-import re
 import mmap
+import re
 import stat
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from portlint import discover, frozen, writer
 from portlint.binding import bind, files_match
@@ -19,12 +30,13 @@ from portlint import analysis
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
-from portlint.rules import BY_CODE, CHECKS, doc_drift, unused_config, unused_suppression
+from portlint.rules import ALL, BY_CODE, CHECKS, JUDGES
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 
 MAX_FIX_ROUNDS = 10
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UTF-32 BE (LE starts like UTF-16 LE)
+FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
 
 
 @dataclass(frozen=True)
@@ -39,10 +51,13 @@ class Options:
 
 @dataclass(frozen=True)
 class FileState:
+    """One file as the per-file stage leaves it: plain data, picklable."""
+
     path: str
     kind: str
     data: bytes
     extraction: Extraction
+    tree: frozen.Flat | None = None  # a frozen pair's side: its composed YAML, flattened
 
 
 @dataclass
@@ -55,8 +70,92 @@ class Outcome:
     write_errors: list[str] = field(default_factory=list)
 
 
+# -- stage: extract one file (pure) ------------------------------------------------
+def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored: bool = False) -> FileState:
+    """Sites, suppressions and commands of one file; never raises for bad content (PL001 instead)."""
+    try:
+        source = Source(path, data)
+    except UnicodeDecodeError as error:
+        where = f"byte 0x{data[error.start]:02x} at offset {error.start}"
+        return FileState(path, kind, data, Extraction(error=f"not UTF-8 text ({where})"))
+    if kind == "yaml" and mirrored:  # compose once for the extractor and the pair
+        from portlint.extract.yaml import extract_with_roots
+
+        extraction, roots = extract_with_roots(source, names)
+        return FileState(path, kind, data, extraction, frozen.flat(source, roots) if roots is not None else None)
+    module = importlib.import_module(f"portlint.extract.{kind}")
+    return FileState(path, kind, data, module.extract(source, names))
+
+
+def worth_parsing(kind: str, data: bytes, pattern: re.Pattern[bytes]) -> bool:
+    """A port token or selector name, socket code (PL601/602), or a tool whose default
+    ports matter (PL603): anything else holds nothing to check (frozen pairs aside)."""
+    return bool(pattern.search(data) or uses_sockets(kind, data) or mentions_tool(kind, data))
+
+
+def uses_sockets(kind: str, data: bytes) -> bool:
+    """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
+    return kind == "python" and analysis.worth_reading(data)
+
+
+# -- stage: the layout's facts (each a function of plain data) ----------------------
+def failures_of(states: Iterable[FileState]) -> list[Failure]:
+    return [
+        Failure(s.path, s.extraction.error_line, s.extraction.error_column, s.extraction.error)
+        for s in states if s.extraction.error
+    ]
+
+
+def code_files(states: Iterable[FileState]) -> tuple[CodeFile, ...]:
+    """Python files with what the code analyses found in them (PL601/PL602/PL604), as their extraction computed it."""
+    return tuple(
+        CodeFile(s.path, s.kind, s.data, s.extraction.sockets) for s in states if s.kind == "python" and not s.extraction.error
+    )
+
+
+def unreferenced(sites: Iterable[Site], texts: Iterable[tuple[str, bytes]]) -> frozenset[str]:
+    """Names documented as `NAME=N` that no config, script or code text mentions (PL501).
+
+    `texts` are (path, bytes) of every listed non-Markdown file, read lazily: the
+    search stops as soon as every name is found.
+    """
+    sites = list(sites)
+    in_code = {name for site in sites if not site.is_doc for name in site.names}
+    missing = {s.name for s in sites if s.kind == "markdown" and not s.scope and not s.band and s.name not in in_code}
+    for _, data in texts:
+        if not missing:
+            break
+        missing = {name for name in missing if not _mentions(data, name)}
+    return frozenset(missing)
+
+
+def frozen_checks(
+    pairs: Iterable[frozen.FrozenPair], read: Callable[[str], bytes | None], wants: Callable[[str], bool],
+    trees: dict[tuple[str, bytes], frozen.Flat], failures: list[Failure],
+) -> list[frozen.FrozenCheck]:
+    """Both sides of every frozen pair; a broken inheritance chain is a PL001 at the source (appended to failures)."""
+    checks = []
+    for pair in pairs:
+        try:
+            checks.append(frozen.check_pair(pair, read, wants, trees))
+        except (frozen.InheritanceError, ValueError, UnicodeDecodeError) as error:
+            if not any(f.path == pair.source for f in failures):
+                failures.append(Failure(pair.source, 1, 1, str(error)))
+    return checks
+
+
+# -- stage: rules, then suppressions -----------------------------------------------
+def run_rules(layout: Layout, rules: Iterable[ModuleType]) -> list[Problem]:
+    return [problem for rule in rules for problem in rule.check(layout)]
+
+
+def needs_of(rules: Iterable[ModuleType]) -> frozenset[str]:
+    """The facts the rules read; a rule that declares nothing gets every fact."""
+    return frozenset(fact for rule in rules for fact in getattr(rule, "NEEDS", FACTS))
+
+
 class Engine:
-    """One run over one repository root with one config."""
+    """One run over one repository root with one config: the stages, and what they share."""
 
     def __init__(self, config: Config, options: Options) -> None:
         self.config = config
@@ -72,7 +171,17 @@ class Engine:
         self.mirrored: set[str] = set()
         self.trees: dict[tuple[str, bytes], frozen.Flat] = {}  # flattened YAML by content
         self.read_failures: list[Failure] = []
-        self._usage: unused_config.Usage | None = None
+        self._usage: Any = None  # portlint.config_usage.Usage
+        self.rules = tuple(rule for rule in CHECKS if self.enabled(rule.CODE))
+        self.judges = tuple(rule for rule in JUDGES if self.enabled(rule.CODE))
+        # Rules with `beyond_selection(layout)`: problems reported whatever --select and the
+        # paths say (PL003's idle --select items); only --ignore drops them.
+        self.beyond = tuple(
+            rule for rule in ALL if hasattr(rule, "beyond_selection") and not _matches_any(rule.CODE, options.ignore)
+        )
+        self.needs = needs_of((*self.rules, *self.judges, *self.beyond))
+        if options.paths:
+            self.needs |= {"frozen"}  # a stale copy is reported with the source asked for
 
     # -- the run ---------------------------------------------------------------
     def run(self) -> Outcome:
@@ -82,6 +191,11 @@ class Engine:
         return self.fix(files)
 
     def scan(self) -> Iterator[tuple[str, FileState]]:
+        """Stage read → extract: every listed file worth parsing, extracted."""
+        return ((state.path, state) for state in self.extract_all(self.read_all()))
+
+    def read_all(self) -> Iterator[tuple[str, str, bytes]]:
+        """Stage read: (path, kind, bytes) of every candidate file worth parsing."""
         root = self.config.root
         pattern = discover.prefilter(self.names.selector_names)
         config_path = self.config_display()
@@ -93,41 +207,29 @@ class Engine:
             data = self._read(root / candidate.path, candidate.path)
             if data is None:
                 continue
-            if self._worth_parsing(candidate.path, candidate.kind, data, pattern):
-                yield candidate.path, self.extract(candidate.path, candidate.kind, data)
+            if candidate.path in self.mirrored or worth_parsing(candidate.kind, data, pattern):
+                yield candidate.path, candidate.kind, data
 
-    def _worth_parsing(self, path: str, kind: str, data: bytes, pattern: re.Pattern[bytes]) -> bool:
-        """A port token or selector name, a frozen pair, socket code (PL601/602), or a
-        tool whose default ports matter (PL603): anything else holds nothing to check."""
-        return bool(
-            pattern.search(data) or path in self.mirrored
-            or _uses_sockets(kind, data) or mentions_tool(kind, data)
-        )
+    def extract_all(self, inputs: Iterable[tuple[str, str, bytes]]) -> Iterator[FileState]:
+        """Stage extract: the per-file function over every input."""
+        for path, kind, data in inputs:
+            yield self.extract(path, kind, data)
 
     def frozen_pairs(self) -> list[frozen.FrozenPair]:
         yaml_files = sorted(p for p, kind in self.listed.items() if kind == "yaml")
         return frozen.pairs(self.config.frozen, yaml_files, lambda p: p in self.listed)
 
     def extract(self, path: str, kind: str, data: bytes) -> FileState:
-        try:
-            source = Source(path, data)
-        except UnicodeDecodeError as error:
-            where = f"byte 0x{data[error.start]:02x} at offset {error.start}"
-            return FileState(path, kind, data, Extraction(error=f"not UTF-8 text ({where})"))
-        if kind == "yaml" and path in self.mirrored:  # compose once for the extractor and the pair
-            from portlint.extract.yaml import extract_with_roots
+        state = extract_file(path, kind, data, self.names, path in self.mirrored)
+        self._taken(state)
+        return state
 
-            extraction, roots = extract_with_roots(source, self.names)
-            if roots is not None:
-                self.trees[(path, data)] = frozen.flat(source, roots)
-            if extraction.note:
-                self._skipped(path, extraction.note)
-            return FileState(path, kind, data, extraction)
-        module = importlib.import_module(f"portlint.extract.{kind}")
-        extraction = module.extract(source, self.names)
-        if extraction.note:
-            self._skipped(path, extraction.note)
-        return FileState(path, kind, data, extraction)
+    def _taken(self, state: FileState) -> None:
+        """What a per-file result tells the run besides itself: a frozen side's tree, a note."""
+        if state.tree is not None:
+            self.trees[(state.path, state.data)] = state.tree
+        if state.extraction.note:
+            self._skipped(state.path, state.extraction.note)
 
     def _read(self, full: Path, path: str) -> bytes | None:
         """The file's bytes; None when it is skipped (a note) or cannot be checked (a PL001)."""
@@ -176,28 +278,26 @@ class Engine:
         if all(failure.path != path for failure in self.read_failures):
             self.read_failures.append(Failure(path, 1, 1, reason))
 
-    # -- checking --------------------------------------------------------------
+    # -- stage: the layout ------------------------------------------------------
     def layout(self, files: dict[str, FileState]) -> Layout:
-        config = self.config
+        config, needs = self.config, self.needs
         sites = bind((s for f in files.values() for s in f.extraction.sites), config.bands)
-        failures = [
-            Failure(f.path, f.extraction.error_line, f.extraction.error_column, f.extraction.error)
-            for f in files.values() if f.extraction.error
-        ]
-        checks = self.frozen_checks(files, failures)
+        failures = failures_of(files.values())
+        checks: list[frozen.FrozenCheck] = []
+        if "frozen" in needs:
+            checks = frozen_checks(self.pairs, lambda p: self._data(files, p), self.names.wants, self.trees, failures)
+            self.partners = _partners(checks)
         return Layout(
             config.ephemeral_floor, config.bands, sites, tuple(self.read_failures + failures),
             frozen=tuple(checks),
-            commands=tuple(c for f in files.values() for c in f.extraction.commands),
-            code_files=tuple(
-                CodeFile(f.path, f.kind, f.data, f.extraction.sockets) for f in files.values()
-                if f.kind == "python" and not f.extraction.error
-            ),
+            commands=tuple(c for f in files.values() for c in f.extraction.commands) if "commands" in needs else (),
+            code_files=code_files(files.values()) if "code_files" in needs else (),
             config_path=self.config_display(), declared=bool(config.bands), test_paths=config.test_paths,
-            unreferenced=self.unreferenced(files, sites), usage=self.usage(),
+            unreferenced=self.unreferenced(files, sites) if "unreferenced" in needs else frozenset(),
+            usage=self.usage() if "usage" in needs else None,
         )
 
-    def usage(self) -> unused_config.Usage:
+    def usage(self) -> Any:
         """What the config's entries matched (PL003); once per run, fixes change no file names."""
         if self._usage is None:
             from portlint.config_usage import usage
@@ -205,44 +305,18 @@ class Engine:
             self._usage = usage(self.config, self.listed, self.pairs, self.options.select, self.config_display())
         return self._usage
 
+    def _data(self, files: Mapping[str, FileState], path: str) -> bytes | None:
+        """A listed file's bytes: as extracted (fixes included), else read again."""
+        if path in files:
+            return files[path].data
+        return self._read(self.config.root / path, path) if path in self.listed else None
+
     def unreferenced(self, files: dict[str, FileState], sites: Iterable[Site]) -> frozenset[str]:
-        """Names documented as `NAME=N` that no config, script or code file mentions (PL501).
-
-        Fixes change numbers, never names, so the answer is computed once per run.
-        """
-        if self._unreferenced is not None:
-            return self._unreferenced
-        sites = list(sites)
-        in_code = {name for site in sites if not site.is_doc for name in site.names}
-        missing = {
-            s.name for s in sites
-            if s.kind == "markdown" and not s.scope and not s.band and s.name not in in_code
-        } if self.enabled(doc_drift.CODE) else set()
-        for path, kind in sorted(self.listed.items()):
-            if not missing:
-                break
-            if kind != "markdown":
-                data = files[path].data if path in files else self._read(self.config.root / path, path)
-                missing = {name for name in missing if not _mentions(data or b"", name)}
-        self._unreferenced = frozenset(missing)
+        """Fixes change numbers, never names: the answer is computed once per run."""
+        if self._unreferenced is None:
+            texts = ((p, self._data(files, p) or b"") for p, kind in sorted(self.listed.items()) if kind != "markdown")
+            self._unreferenced = unreferenced(sites, texts)
         return self._unreferenced
-
-    def frozen_checks(self, files: dict[str, FileState], failures: list[Failure]) -> list[frozen.FrozenCheck]:
-        """Both sides of every frozen pair; a broken inheritance chain is a PL001 at the source."""
-        def read(path: str) -> bytes | None:
-            if path in files:
-                return files[path].data
-            return self._read(self.config.root / path, path) if path in self.listed else None
-
-        checks = []
-        for pair in self.pairs:
-            try:
-                checks.append(frozen.check_pair(pair, read, self.names.wants, self.trees))
-            except (frozen.InheritanceError, ValueError, UnicodeDecodeError) as error:
-                if not any(f.path == pair.source for f in failures):
-                    failures.append(Failure(pair.source, 1, 1, str(error)))
-        self.partners = _partners(checks)
-        return checks
 
     def config_display(self) -> str:
         path = self.config.path
@@ -267,18 +341,17 @@ class Engine:
             return False
         return not _matches_any(code, self.options.ignore)
 
+    # -- stage: rules → select/suppress ------------------------------------------
     def check(self, files: dict[str, FileState]) -> list[Problem]:
         layout = self.layout(files)
-        problems = [p for rule in CHECKS if self.enabled(rule.CODE) for p in rule.check(layout)]
-        problems = [p for p in problems if not self._ignored_for_file(p)]
+        problems = [p for p in run_rules(layout, self.rules) if not self._ignored_for_file(p)]
         kept, used = _apply_suppressions(problems, files)
-        if self.enabled(unused_suppression.CODE):
-            suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
-            bare = all(self.selected(code) for code in BY_CODE)  # a bare ignore may hide a deselected rule
-            kept += unused_suppression.unused(suppressions, used, self.enabled, lambda p: files[p].data, BY_CODE, bare)
+        suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
+        for judge in self.judges:  # rules over the suppressions the others used (PL002)
+            kept += judge.judge(layout, suppressions, used, self.enabled, self.selected, lambda p: files[p].data)
         kept = [p for p in kept if self.reported(p.path)]
-        if not _matches_any(unused_config.CODE, self.options.ignore):  # whatever --select and the paths say
-            kept += unused_config.idle_selections(layout)
+        for rule in self.beyond:
+            kept += rule.beyond_selection(layout)
         return sorted(kept)
 
     def _ignored_for_file(self, problem: Problem) -> bool:
@@ -294,7 +367,7 @@ class Engine:
             return True
         return any(_under(p, wanted) for p in (path, *self.partners.get(path, ())))
 
-    # -- fixing ----------------------------------------------------------------
+    # -- stage: the fix loop ------------------------------------------------------
     def applicable(self, problem: Problem) -> bool:
         return problem.fix is not None and (problem.fix.safe or self.options.unsafe_fixes)
 
@@ -340,6 +413,7 @@ class Engine:
         files[path] = after
         return len(fixes)
 
+    # -- stage: write ---------------------------------------------------------------
     def _write(self, outcome: Outcome) -> None:
         for path, (before, after) in sorted(outcome.changed.items()):
             try:
@@ -380,11 +454,6 @@ def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
     return partners
 
 
-def _uses_sockets(kind: str, data: bytes) -> bool:
-    """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
-    return kind == "python" and analysis.worth_reading(data)
-
-
 def _matches_any(code: str, prefixes: Iterable[str]) -> bool:
     return any(prefix == "ALL" or code.startswith(prefix) for prefix in prefixes)
 
@@ -415,4 +484,3 @@ def _apply_suppressions(
 
 def known_code(code: str) -> bool:
     return code == "ALL" or any(known.startswith(code) for known in BY_CODE)
-

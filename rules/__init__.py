@@ -2,8 +2,9 @@
 
 A rule module has CODE, NAME, NEEDS_LAYOUT, a docstring (the user documentation
 `portlint rule CODE` prints) and `check(layout) -> Iterator[Problem]`.
-PL002 is the exception: it judges the other rules' suppressions, so the engine
-calls `unused_suppression.unused(...)` after they have run.
+A rule reads the facts of the layout it names in NEEDS (see portlint.engine.FACTS).
+A rule with `judge(layout, suppressions, used, enabled, data_of)` instead of
+`check` runs after the others, over the suppressions they used (PL002).
 """
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ ALL: tuple[ModuleType, ...] = (
     implicit_tool_default,
     per_cell_rendezvous,
 )
-CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if rule is not unused_suppression)
+CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if not hasattr(rule, "judge"))
+JUDGES: tuple[ModuleType, ...] = tuple(rule for rule in ALL if hasattr(rule, "judge"))
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
 
 

@@ -22,6 +22,7 @@ from portlint.services import UnionFind
 CODE = "PL201"
 NAME = "band-overlap"
 NEEDS_LAYOUT = True
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 
 def check(layout: Layout) -> Iterator[Problem]:

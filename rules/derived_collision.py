@@ -28,6 +28,7 @@ from portlint.problem import Problem
 CODE = "PL204"
 NAME = "derived-collision"
 NEEDS_LAYOUT = False
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 _MAX_PORT = 65535
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

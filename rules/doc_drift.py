@@ -28,6 +28,7 @@ from portlint.problem import Problem
 CODE = "PL501"
 NAME = "doc-drift"
 NEEDS_LAYOUT = True
+NEEDS = frozenset({"unreferenced"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:

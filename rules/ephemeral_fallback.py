@@ -36,6 +36,7 @@ from portlint.problem import Problem
 CODE = "PL602"
 NAME = "ephemeral-fallback"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"code_files"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:

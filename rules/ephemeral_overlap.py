@@ -23,6 +23,7 @@ from portlint.services import POD, kubernetes
 CODE = "PL101"
 NAME = "ephemeral-overlap"
 NEEDS_LAYOUT = False
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 _MAX_PORT = 65535
 

@@ -26,6 +26,7 @@ from portlint.problem import Edit, Fix, Problem
 CODE = "PL401"
 NAME = "frozen-drift"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"frozen"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:

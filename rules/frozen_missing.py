@@ -20,6 +20,7 @@ from portlint.problem import Problem
 CODE = "PL402"
 NAME = "frozen-missing"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"frozen"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:

@@ -43,6 +43,7 @@ from portlint.tool_defaults import Invocation, PortDefault
 CODE = "PL603"
 NAME = "implicit-tool-default"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"commands"})
 
 _RANDOM = "picked at random, from the ephemeral range"
 _REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?[-=](\d+))?\}?")

@@ -23,6 +23,7 @@ from portlint.problem import Problem
 CODE = "PL102"
 NAME = "invalid-port"
 NEEDS_LAYOUT = False
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 _MAX_PORT = 65535
 

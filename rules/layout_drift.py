@@ -25,6 +25,7 @@ from portlint.problem import Problem
 CODE = "PL301"
 NAME = "layout-drift"
 NEEDS_LAYOUT = True
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 
 def check(layout: Layout) -> Iterator[Problem]:

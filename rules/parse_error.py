@@ -20,6 +20,7 @@ from portlint.problem import Problem
 CODE = "PL001"
 NAME = "parse-error"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"frozen"})  # a frozen pair's broken inheritance chain is a PL001
 
 
 def check(layout: Layout) -> Iterator[Problem]:

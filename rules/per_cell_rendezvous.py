@@ -42,6 +42,7 @@ from portlint.problem import Problem
 CODE = "PL604"
 NAME = "per-cell-rendezvous"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"code_files"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:

@@ -20,6 +20,7 @@ from portlint.services import POD, kubernetes
 CODE = "PL103"
 NAME = "privileged-port"
 NEEDS_LAYOUT = True
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 PRIVILEGED_CEILING = 1024
 

@@ -35,6 +35,7 @@ from portlint.services import POD, UnionFind, identity, kubernetes, same_service
 CODE = "PL202"
 NAME = "site-overlap"
 NEEDS_LAYOUT = False
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 _MAX_PORT = 65535
 _SHOWN = 4  # places named per member; the rest are counted

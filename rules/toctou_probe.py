@@ -41,6 +41,7 @@ from portlint.problem import Problem
 CODE = "PL601"
 NAME = "toctou-probe"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"code_files"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:

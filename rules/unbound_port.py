@@ -23,6 +23,7 @@ from portlint.services import POD, kubernetes, somebody_elses
 CODE = "PL302"
 NAME = "unbound-port"
 NEEDS_LAYOUT = True
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 
 def check(layout: Layout) -> Iterator[Problem]:

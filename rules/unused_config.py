@@ -32,6 +32,7 @@ from portlint.problem import Problem
 CODE = "PL003"
 NAME = "unused-config"
 NEEDS_LAYOUT = False
+NEEDS = frozenset({"usage"})
 
 NEEDS_FROZEN = ("PL401", "PL402")  # rules that read `frozen:` pairs and nothing else
 
@@ -79,6 +80,11 @@ def check(layout: Layout) -> Iterator[Problem]:
         yield _at(usage, ("frozen", index, "copies"), f'frozen copies glob "{glob}" matches no YAML file')
     for dropped in usage.dropped:
         yield _at(usage, dropped.key, f'{dropped.by} "{dropped.pattern}" leaves no {dropped.kind} file to check: {_detail(dropped)}')
+
+
+def beyond_selection(layout: Layout) -> Iterator[Problem]:
+    """What the engine reports whatever --select and the paths say (only --ignore drops it)."""
+    return idle_selections(layout)
 
 
 def idle_selections(layout: Layout) -> Iterator[Problem]:

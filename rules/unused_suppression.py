@@ -18,14 +18,34 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
 from portlint.extract import Suppression
+from portlint.model import Layout
 from portlint.problem import Edit, Fix, Problem
 
 CODE = "PL002"
 NAME = "unused-suppression"
 NEEDS_LAYOUT = False
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 _CODES = re.compile(rb"(ignore)\[[^\]]*\]")
 _BARE = re.compile(rb"portlint:\s*ignore(\[[^\]]*\])?")
+
+
+def judge(
+    layout: Layout,
+    suppressions: Iterable[tuple[str, Suppression]],
+    used: Mapping[tuple[str, int], set[str]],
+    enabled: Callable[[str], bool],
+    selected: Callable[[str], bool],
+    data_of: Callable[[str], bytes],
+) -> Iterator[Problem]:
+    """The engine's entry, after the other rules' problems met the suppressions.
+
+    `enabled`: the rule ran; `selected`: --select/--ignore chose it, whether or not it could run.
+    """
+    from portlint.rules import BY_CODE  # the registry imports this module
+
+    bare = all(selected(code) for code in BY_CODE)  # a bare ignore may hide a deselected rule
+    return unused(suppressions, used, enabled, data_of, BY_CODE, bare)
 
 
 def unused(

@@ -23,6 +23,7 @@ from portlint.problem import Problem, at_band
 CODE = "PL203"
 NAME = "window-overflow"
 NEEDS_LAYOUT = True
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
 
 def check(layout: Layout) -> Iterator[Problem]:
