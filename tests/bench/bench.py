@@ -1,16 +1,23 @@
 """How fast `portlint check` is next to just reading the repository (SPEC §8). Not a test.
 
-`python tests/bench/bench.py N [--keep DIR]` builds a git repository of N copies of
-fixtures/demo, each with ~30 filler files that hold no port (Python, YAML, shell,
-Markdown as in shared/PERFORMANCE.md), and prints medians of 5 fresh-process runs
-(after a warm-up) of: the floor (git ls-files, read every file, portlint's byte
-prefilter), `portlint check`, and yamllint over the YAML files when it is installed.
+    python tests/bench/bench.py [DIR]            # every git repository under DIR (default /work/corpus)
+    python tests/bench/bench.py --replica trl    # linearity: a 10x replica of one of them against 1x
+    python tests/bench/bench.py --copies N       # synthetic: N copies of fixtures/demo plus filler files
+
+Each repository is copied to a temporary directory first (portlint writes its
+cache at the root). Per repository it prints the median of RUNS rounds, each
+round whole fresh processes in turn: the read floor (git ls-files, read every
+file, portlint's byte prefilter, in one process), portlint cold (a fresh cache:
+`.portlint_cache/` removed first) and portlint warm (nothing changed since the
+cold run just before). Alternating the three spreads a neighbour's load over
+all of them alike. `--portlint PATH` measures another installation (a `before`).
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -20,15 +27,20 @@ import time
 from pathlib import Path
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+CORPUS = Path("/work/corpus")
 RUNS = 5
+CACHE = ".portlint_cache"
 FLOOR = """import subprocess
 from portlint.discover import prefilter
 pattern = prefilter()
 listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                          capture_output=True, check=True).stdout
 for name in filter(None, listing.split(b"\\0")):
-    with open(name, "rb") as handle:
-        pattern.search(handle.read())
+    try:
+        with open(name, "rb") as handle:
+            pattern.search(handle.read())
+    except OSError:
+        pass
 """
 
 # Filler files hold no port. Each is a header and a block repeated `blocks + index % 24`
@@ -97,7 +109,7 @@ def root_config(copies: int) -> str:
     return json.dumps(config, indent=2) + "\n"  # JSON is YAML
 
 
-def build(root: Path, copies: int) -> None:
+def build_demo(root: Path, copies: int) -> None:
     for copy in range(copies):
         target = root / f"demo-{copy:03d}"
         shutil.copytree(DEMO, target, ignore=lambda d, names: [".portlint.yaml"] if Path(d) == DEMO else [])
@@ -107,49 +119,163 @@ def build(root: Path, copies: int) -> None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(filler(header, block, blocks, copy, index))
     (root / ".portlint.yaml").write_text(root_config(copies))
+    _git_init(root)
+
+
+def build_replica(source: Path, root: Path, times: int) -> None:
+    """`times` copies of source's files under r00/, r01/, ...; copy k ends in k extra newlines,
+    so no two copies share content (a cache or memo by content cannot make a copy free)."""
+    listing = subprocess.run(["git", "-C", str(source), "ls-files", "-z"], capture_output=True, check=True).stdout
+    names = [name.decode() for name in listing.split(b"\0") if name]
+    for copy in range(times):
+        for name in names:
+            origin, target = source / name, root / f"r{copy:02d}" / name
+            if origin.is_symlink() or not origin.is_file():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(origin.read_bytes() + b"\n" * copy)
+    _git_init(root)
+
+
+def _git_init(root: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     subprocess.run(["git", "add", "-A"], cwd=root, check=True)
 
 
-def median_seconds(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,)) -> float:
-    """Median wall time of RUNS fresh runs, after one warm-up run."""
-    times = []
-    for run in range(RUNS + 1):
-        start = time.perf_counter()
-        done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        times.append(time.perf_counter() - start)
-        if done.returncode not in exit_codes:
-            sys.exit(f"{command[0]} exited {done.returncode}: {done.stderr.decode(errors='replace')[-2000:]}")
-    return statistics.median(times[1:])
+def _run(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,)) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in exit_codes:
+        sys.exit(f"{command[0]} exited {done.returncode} in {cwd}: {done.stderr.decode(errors='replace')[-2000:]}")
+    return elapsed
 
 
-def measure(root: Path) -> None:
-    files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
-    mib = sum((root / name).stat().st_size for name in files) / 2**20
+def portlint_command(path: str | None) -> list[str]:
+    if path:
+        return [path]
     portlint = Path(sys.executable).with_name("portlint")  # not a pyenv shim: ~70 ms of bash per run
     if not portlint.exists():
         portlint = Path(shutil.which("portlint") or sys.exit("portlint is not on PATH"))
-    floor = median_seconds([sys.executable, "-c", FLOOR], root)
-    check = median_seconds([str(portlint), "check", "--exit-zero", "-q"], root)
-    print(f"{'files':>7} {'MiB':>7} {'floor s':>8} {'check s':>8} {'check/floor':>12}")
-    print(f"{len(files):>7} {mib:>7.2f} {floor:>8.3f} {check:>8.3f} {check / floor:>12.2f}")
-    if importlib.util.find_spec("yamllint") is not None:
-        yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
-        command = [sys.executable, "-m", "yamllint", "-f", "parsable", *yaml_files]
-        lint = median_seconds(command, root, exit_codes=(0, 1))  # 1: it found problems
-        print(f"yamllint over {len(yaml_files)} YAML files: {lint:.3f} s (check/yamllint {check / lint:.2f})")
+    return [str(portlint)]
+
+
+def floor_python(portlint: list[str]) -> str:
+    """The interpreter of the portlint measured, so the floor uses that version's prefilter."""
+    first = Path(portlint[0]).read_bytes()[:200].split(b"\n", 1)[0]
+    if first.startswith(b"#!") and b"python" in first:
+        return first[2:].decode().strip()
+    return sys.executable
+
+
+def measure(root: Path, portlint: list[str], runs: int) -> dict[str, float]:
+    """Median floor, cold and warm seconds over `runs` alternating rounds (after one warm-up round)."""
+    check = [*portlint, "check", "--exit-zero", "-q"]
+    python = floor_python(portlint)
+    times: dict[str, list[float]] = {"floor": [], "cold": [], "warm": []}
+    for round_ in range(runs + 1):
+        floor = _run([python, "-c", FLOOR], root)
+        shutil.rmtree(root / CACHE, ignore_errors=True)
+        cold = _run(check, root)
+        warm = _run(check, root)
+        if round_:
+            times["floor"].append(floor)
+            times["cold"].append(cold)
+            times["warm"].append(warm)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def size(root: Path) -> tuple[int, float]:
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout.split(b"\0")
+    files = [name.decode() for name in files if name]
+    return len(files), sum((root / name).stat().st_size for name in files if (root / name).is_file()) / 2**20
+
+
+def header() -> None:
+    print(f"{'repository':<14} {'files':>6} {'MiB':>6} {'floor s':>8} {'cold s':>7} {'warm s':>7} {'cold/floor':>10} {'warm/floor':>10}")
+
+
+def row(name: str, root: Path, figures: dict[str, float]) -> dict[str, float | str | int]:
+    files, mib = size(root)
+    floor, cold, warm = figures["floor"], figures["cold"], figures["warm"]
+    print(f"{name:<14} {files:>6} {mib:>6.1f} {floor:>8.3f} {cold:>7.3f} {warm:>7.3f} {cold / floor:>9.2f}x {warm / floor:>9.2f}x", flush=True)
+    return {"repository": name, "files": files, "mib": round(mib, 2), **figures}
+
+
+def corpus(directory: Path, only: list[str], portlint: list[str], runs: int) -> list[dict]:
+    repositories = sorted(p for p in directory.iterdir() if (p / ".git").exists() and (not only or p.name in only))
+    if not repositories:
+        sys.exit(f"no git repositories under {directory} (unpack the corpus with /work/shared/corpus/unpack.sh)")
+    header()
+    results = []
+    for repository in repositories:
+        with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
+            root = Path(temp) / repository.name
+            shutil.copytree(repository, root, symlinks=True)
+            results.append(row(repository.name, root, measure(root, portlint, runs)))
+    ratios = [r["cold"] / r["floor"] for r in results]
+    warm = [r["warm"] / r["floor"] for r in results]
+    print(f"median cold/floor {statistics.median(ratios):.2f}x (worst {max(ratios):.2f}x), "
+          f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
+    return results
+
+
+def replica(source: Path, times: int, portlint: list[str], runs: int) -> list[dict]:
+    header()
+    results = []
+    for copies in (1, times):
+        with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
+            root = Path(temp) / "repo"
+            build_replica(source, root, copies)
+            results.append(row(f"{source.name} x{copies}", root, measure(root, portlint, runs)))
+    one, many = results
+    print(f"{times}x replica: cold {many['cold'] / one['cold']:.2f}x the 1x time, warm {many['warm'] / one['warm']:.2f}x, "
+          f"floor {many['floor'] / one['floor']:.2f}x")
+    return results
+
+
+def demo(copies: int, keep: Path | None, portlint: list[str], runs: int) -> list[dict]:
+    with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
+        root = keep or Path(temp) / "repo"
+        root.mkdir(parents=True)
+        build_demo(root, copies)
+        header()
+        result = row(f"demo x{copies}", root, measure(root, portlint, runs))
+        if importlib.util.find_spec("yamllint") is not None:
+            files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+            yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
+            lint = statistics.median(
+                _run([sys.executable, "-m", "yamllint", "-f", "parsable", *yaml_files], root, (0, 1)) for _ in range(runs)
+            )
+            print(f"yamllint over {len(yaml_files)} YAML files: {lint:.3f} s (cold/yamllint {result['cold'] / lint:.2f})")
+        if keep:
+            shutil.rmtree(root / CACHE, ignore_errors=True)
+    return [result]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("copies", type=int, help="copies of fixtures/demo in the repository")
-    parser.add_argument("--keep", type=Path, metavar="DIR", help="build in DIR (a new directory) and keep it")
+    parser.add_argument("directory", nargs="?", type=Path, default=CORPUS, help="a directory of git repositories (the corpus)")
+    parser.add_argument("--only", default="", help="comma-separated repository names to measure")
+    parser.add_argument("--replica", metavar="REPO", help="time a replica of DIR/REPO against the repository once")
+    parser.add_argument("--times", type=int, default=10, help="copies in the --replica run (default 10)")
+    parser.add_argument("--copies", type=int, help="synthetic: N copies of fixtures/demo instead of the corpus")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="--copies: build in DIR (a new directory) and keep it")
+    parser.add_argument("--runs", type=int, default=RUNS, help=f"rounds per figure, median taken (default {RUNS})")
+    parser.add_argument("--portlint", help="the portlint executable to measure (default: beside this Python)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
-        root = args.keep or Path(temp) / "repo"
-        root.mkdir(parents=True)
-        build(root, args.copies)
-        measure(root)
+    portlint = portlint_command(args.portlint)
+    print(f"portlint: {portlint[0]}; {args.runs} rounds; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}", flush=True)
+    if args.copies:
+        results = demo(args.copies, args.keep, portlint, args.runs)
+    elif args.replica:
+        results = replica(args.directory / args.replica, args.times, portlint, args.runs)
+    else:
+        results = corpus(args.directory, [n for n in args.only.split(",") if n], portlint, args.runs)
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0
 
 
