@@ -8,6 +8,7 @@ Symlinks that resolve outside the root are never followed.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import subprocess
@@ -45,9 +46,15 @@ _KINDS = {
 _SHELLS = (b"sh", b"bash", b"dash", b"ksh", b"zsh")
 
 # A word-boundary `port`: `_port`, `-port`, `.port`, `PORT`, camel-case `containerPort`,
-# but not `import`, `export`, `support` or `report`. The literal comes first and the
-# look-behinds after it: a regex that starts with a look-behind is ~30× slower here.
-_PORT_TOKEN = rb"(?:[Pp]ort|PORT)(?:(?<![A-Za-z][Pp]ort)(?<![A-Za-z]PORT)|(?<=[a-z]Port)|(?<=[a-z]PORT))"
+# but not `import`, `export`, `support` or `report`. Each spelling is its own pattern that
+# starts with its literal, the look-behinds after it: `re` then scans for the literal
+# (~10x faster over a real repository than one pattern opening with an alternation, and
+# ~30x faster than one opening with a look-behind).
+_PORT_TOKENS = (
+    rb"port(?<![A-Za-z]port)",
+    rb"Port(?:(?<![A-Za-z]Port)|(?<=[a-z]Port))",
+    rb"PORT(?:(?<![A-Za-z]PORT)|(?<=[a-z]PORT))",
+)
 
 
 @dataclass(frozen=True)
@@ -56,21 +63,37 @@ class Candidate:
     kind: str
 
 
-def prefilter(extra_names: Iterable[str] = ()) -> re.Pattern[bytes]:
+class Prefilter:
+    """Port tokens and selector names: a file where `search` finds none holds no site."""
+
+    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...]) -> None:
+        self.tokens = tokens
+        self.names = names  # plain substrings: `bytes.find` is faster than any regex for them
+
+    def search(self, data: bytes | mmap.mmap) -> re.Match[bytes] | bool | None:
+        """Something truthy where a token or name occurs (a match of a token), else None."""
+        for token in self.tokens:
+            found = token.search(data)
+            if found is not None:
+                return found
+        return True if any(data.find(name) != -1 for name in self.names) else None
+
+
+def prefilter(extra_names: Iterable[str] = ()) -> Prefilter:
     return _prefilter(tuple(sorted(set(extra_names))))
 
 
 @lru_cache(maxsize=16)
-def _prefilter(extra_names: tuple[str, ...]) -> re.Pattern[bytes]:
-    """A pattern whose absence proves a file holds no site: port tokens and selector names.
+def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
+    """Port tokens and selector names, whose absence proves a file holds no site.
 
-    Names the port token already finds are left out: every extra alternative
-    slows the search over every byte of every file.
+    Names the port token already finds are left out: every extra one is another
+    search over every byte of every file.
     """
-    token = re.compile(_PORT_TOKEN)
+    tokens = tuple(re.compile(token) for token in _PORT_TOKENS)
     names = {name.lstrip("-").encode() for name in extra_names if name.strip("-")}
-    words = sorted(re.escape(name) for name in names if not token.search(name))
-    return re.compile(b"|".join([_PORT_TOKEN, *words]))
+    kept = tuple(sorted(name for name in names if not any(token.search(name) for token in tokens)))
+    return Prefilter(tokens, kept)
 
 
 def kind_of(path: str, head: bytes = b"") -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import mmap
-import re
 import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -21,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from portlint import discover, frozen, writer
+from portlint import cache, discover, frozen, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
@@ -47,6 +46,7 @@ class Options:
     unsafe_fixes: bool = False
     write: bool = True  # False for --diff: compute the fixes, write nothing
     paths: tuple[str, ...] = ()  # root-relative paths to report on; empty: everything
+    cache: bool = False  # keep per-file results in .portlint_cache/ (the CLI's default; --no-cache)
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored:
     return FileState(path, kind, data, module.extract(source, names))
 
 
-def worth_parsing(kind: str, data: bytes, pattern: re.Pattern[bytes]) -> bool:
+def worth_parsing(kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
     """A port token or selector name, socket code (PL601/602), or a tool whose default
     ports matter (PL603): anything else holds nothing to check (frozen pairs aside)."""
     return bool(pattern.search(data) or uses_sockets(kind, data) or mentions_tool(kind, data))
@@ -172,6 +172,8 @@ class Engine:
         self.trees: dict[tuple[str, bytes], frozen.Flat] = {}  # flattened YAML by content
         self.read_failures: list[Failure] = []
         self._usage: Any = None  # portlint.config_usage.Usage
+        self.store: cache.Cache | None = None
+        self.unwritten: set[str] = set()  # fixed files the writer refused
         self.rules = tuple(rule for rule in CHECKS if self.enabled(rule.CODE))
         self.judges = tuple(rule for rule in JUDGES if self.enabled(rule.CODE))
         # Rules with `beyond_selection(layout)`: problems reported whatever --select and the
@@ -185,10 +187,31 @@ class Engine:
 
     # -- the run ---------------------------------------------------------------
     def run(self) -> Outcome:
+        self.store = self._open_cache()
         files = dict(self.scan())
-        if not self.options.fix:
-            return Outcome(self.check(files), self.notes)
-        return self.fix(files)
+        outcome = self.fix(files) if self.options.fix else Outcome(self.check(files), self.notes)
+        if self.store is not None:
+            for path in outcome.changed if self.options.write else ():
+                if path not in self.unwritten:  # what is on disk now
+                    self._remember(files[path])
+            note = self.store.save()
+            if note:
+                self.notes.append(note)
+        return outcome
+
+    def _open_cache(self) -> cache.Cache | None:
+        if not self.options.cache:
+            return None
+        return cache.Cache(self.config.root, cache.salt(self.names.selector_names))
+
+    def _key(self, kind: str, path: str, data: bytes) -> str:
+        """Everything extract_file reads of the file: its bytes, kind and side of a frozen pair
+        (the path is the entry's name; the name filter is in the cache's salt)."""
+        return f"{cache.digest(data)}:{kind}:{int(path in self.mirrored)}"
+
+    def _remember(self, state: FileState) -> None:
+        assert self.store is not None
+        self.store.put(state.path, self._key(state.kind, state.path, state.data), (state.extraction, state.tree))
 
     def scan(self) -> Iterator[tuple[str, FileState]]:
         """Stage read → extract: every listed file worth parsing, extracted."""
@@ -211,9 +234,22 @@ class Engine:
                 yield candidate.path, candidate.kind, data
 
     def extract_all(self, inputs: Iterable[tuple[str, str, bytes]]) -> Iterator[FileState]:
-        """Stage extract: the per-file function over every input."""
+        """Stage extract: the per-file function over every input, results kept by content when cached."""
+        store = self.store
         for path, kind, data in inputs:
-            yield self.extract(path, kind, data)
+            if store is None:
+                yield self.extract(path, kind, data)
+                continue
+            hit = store.get(path, self._key(kind, path, data))
+            if _result_shaped(hit):
+                extraction, tree = hit
+                if tree is not None:
+                    self.trees[(path, data)] = tree
+                yield FileState(path, kind, data, extraction, tree)
+            else:
+                state = self.extract(path, kind, data)
+                self._remember(state)
+                yield state
 
     def frozen_pairs(self) -> list[frozen.FrozenPair]:
         yaml_files = sorted(p for p, kind in self.listed.items() if kind == "yaml")
@@ -267,7 +303,7 @@ class Engine:
     def _may_hold_sites(self, full: Path) -> bool:
         """The prefilter over a file too large to read whole, through a read-only mapping."""
         with open(full, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-            return discover.prefilter(self.names.selector_names).search(view) is not None
+            return bool(discover.prefilter(self.names.selector_names).search(view))
 
     def _skipped(self, path: str, reason: str) -> None:
         note = f"{path}: skipped: {reason}"
@@ -419,6 +455,7 @@ class Engine:
             try:
                 writer.write_atomic(self.config.root / path, after, expected=before)
             except OSError as error:
+                self.unwritten.add(path)
                 outcome.write_errors.append(f"{path}: not written: {error.strerror or error}")
 
 
@@ -452,6 +489,14 @@ def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
             partners[copy].add(other)
             partners[other].add(copy)
     return partners
+
+
+def _result_shaped(hit: object) -> bool:
+    """A cached (extraction, tree) pair, as this version stores it (anything else is computed again)."""
+    return (
+        isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], Extraction)
+        and (hit[1] is None or isinstance(hit[1], tuple))
+    )
 
 
 def _matches_any(code: str, prefixes: Iterable[str]) -> bool:
