@@ -7,7 +7,6 @@ judges the ports left out.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -144,16 +143,18 @@ def _program_of(word: str, held: dict[str, str]) -> str:
 
 @lru_cache(maxsize=1)
 def load() -> tuple[Tool, ...]:
+    """The packaged table. It is validated against its schema by the test suite, not on
+    every run: importing jsonschema and validating cost ~0.1 s of each check."""
+    return tuple(_tool(entry) for entry in table()["tools"])
+
+
+def table() -> dict[str, Any]:
     from importlib.resources import files
 
-    from jsonschema import Draft202012Validator
     from ruamel.yaml import YAML
 
-    package = files("portlint")
-    table = YAML(typ="safe").load((package / "tool_defaults.yaml").read_text(encoding="utf-8"))
-    schema = json.loads((package / "tool_defaults.schema.json").read_text(encoding="utf-8"))
-    Draft202012Validator(schema).validate(table)
-    return tuple(_tool(entry) for entry in table["tools"])
+    loaded: dict[str, Any] = YAML(typ="safe").load((files("portlint") / "tool_defaults.yaml").read_text(encoding="utf-8"))
+    return loaded
 
 
 def invocation(tool: Tool, command: Command) -> Invocation | None:
