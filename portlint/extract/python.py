@@ -19,6 +19,7 @@ binds a script's `--port 8000` and the parser's default: argparse
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import codecs
 import io
@@ -55,7 +56,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
         return Extraction(error=f"invalid Python: {error}")
-    finder = _SiteFinder(source, names)
+    finder = _SiteFinder(source, names, _hot_lines(source, names))
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
     commands: tuple[Command, ...] = ()
@@ -84,9 +85,13 @@ def dotted(node: ast.AST) -> str:
 
 
 class _SiteFinder(ast.NodeVisitor):
-    def __init__(self, source: Source, names: NameFilter) -> None:
+    """Every site of a module; statements whose lines hold no port token or selector name are
+    skipped whole (a site's name, or its last dotted part, is written in its statement)."""
+
+    def __init__(self, source: Source, names: NameFilter, hot: list[int] | None = None) -> None:
         self.source = source
         self.names = names
+        self.hot = hot  # sorted line numbers worth a look; None: every line
         self.scopes: list[str] = []
         self.class_depth: list[bool] = []
         self.sites: list[Site] = []
@@ -101,6 +106,14 @@ class _SiteFinder(ast.NodeVisitor):
         if node.module in ("click", "typer") and node.level == 0:
             for alias in node.names:
                 self.cli_names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def visit(self, node: ast.AST) -> None:
+        if self.hot is not None and isinstance(node, ast.stmt):
+            first = min((node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))))
+            at = bisect.bisect_left(self.hot, first)
+            if at == len(self.hot) or self.hot[at] > (node.end_lineno or node.lineno):
+                return  # nothing port-like is written in this statement: no site inside
+        super().visit(node)
 
     # -- scopes --------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -257,6 +270,24 @@ class _SiteFinder(ast.NodeVisitor):
             end_line=end_line, end_column=end_column,
             aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)),
         ))
+
+
+def _hot_lines(source: Source, names: NameFilter) -> list[int]:
+    """The lines (1-based, as ast counts them) holding a port token or the last dotted part
+    of a selector name: the only lines a site's name can be written on."""
+    from portlint.discover import prefilter
+
+    data = source.data
+    pattern = prefilter(names.selector_names)
+    offsets = [m.start() for token in pattern.tokens for m in token.finditer(data)]
+    leaves = {name.lstrip("-").rsplit(".", 1)[-1].encode() for name in names.selector_names}
+    for leaf in (leaf for leaf in leaves if leaf):
+        at = data.find(leaf)
+        while at != -1:
+            offsets.append(at)
+            at = data.find(leaf, at + 1)
+    starts = _line_starts(source)
+    return sorted({bisect.bisect_right(starts, offset) for offset in offsets})
 
 
 def _branch_literals(node: ast.AST) -> Iterator[ast.AST]:
