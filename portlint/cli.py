@@ -97,12 +97,14 @@ _CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that o
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
 @click.option("--add-noqa", is_flag=True, help="Add a suppression comment for every problem (a baseline); list those that take none.")
+@click.option("--no-cache", is_flag=True, envvar="PORTLINT_NO_CACHE",
+              help="Neither read nor write .portlint_cache/ (also PORTLINT_NO_CACHE=1).")
 def check(  # noqa: PLR0913
     paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
     ignore: tuple[str, ...], config_args: tuple[str, ...], ephemeral_floor: str | None,
     output_format: str, output_file: Path | None, statistics: bool, show_fixes: bool, show_settings: bool,
     show_files: bool, exit_zero: bool, exit_non_zero_on_fix: bool, no_color: bool, quiet: bool,
-    add_noqa: bool = False,
+    no_cache: bool = False, add_noqa: bool = False,
 ) -> int:
     """Check the repository (the default command)."""
     from portlint.engine import Options, run
@@ -125,7 +127,7 @@ def check(  # noqa: PLR0913
         return EXIT_CLEAN
     options = Options(
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
-        write=not diff, paths=_reported(config.root, paths),
+        write=not diff, paths=_reported(config.root, paths), cache=not no_cache,
     )
     if add_noqa:
         if fix or diff:
@@ -295,6 +297,19 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
                f"{copies} frozen cop{'ies' if copies != 1 else 'y'}, ephemeral floor {starter.floor}.")
     outcome = run(load_config(written, written.parent), Options())
     click.echo(f"Review it, then run `portlint`. {text.summary(outcome.problems)}")
+    return EXIT_CLEAN
+
+
+@cli.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+def clean(path: Path | None) -> int:
+    """Remove the cache (.portlint_cache/) at the repository root."""
+    from portlint import cache
+
+    root = _load(path or Path.cwd(), ()).root
+    removed = cache.clean(root)
+    shown = os.path.relpath(root / cache.DIRECTORY, Path.cwd())
+    click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
     return EXIT_CLEAN
 
 

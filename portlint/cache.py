@@ -1,0 +1,226 @@
+"""Per-file results kept by content between runs, as ruff keeps its own: `.portlint_cache/`.
+
+The per-file stage (`engine.extract_file`) is a pure function of a file's path,
+kind and bytes, the config's name filter, and whether the file is one side of a
+frozen pair. A result is reused when all of these are the same and so is
+portlint itself: the salt of a cache file is portlint's version, a hash of its
+own source files (a development change invalidates everything) and the
+selector names of the config (the only part of the config extraction reads).
+
+One index file per salt under `.portlint_cache/<version>/`, written whole
+through a temporary and a rename, so a concurrent run sees the old index or the
+new one, never a half; the last writer wins. The index is JSON decoded into
+portlint's own dataclasses only (never pickle: a repository could ship a cache
+file, and loading it must not run code). A corrupt or foreign index is ignored
+and rewritten; a cache directory that cannot be written is a note, and the run
+goes on without it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from portlint import __version__
+
+DIRECTORY = ".portlint_cache"
+FORMAT = 1
+_PACKAGES = ("portlint", "portlint.rules")  # whose source files make up the salt
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def salt(selector_names: Iterable[str]) -> str:
+    """What every cached result depends on beyond the file itself."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{FORMAT}\0{__version__}\0{_source_hash()}\0".encode())
+    for name in sorted(set(selector_names)):
+        h.update(name.encode() + b"\0")
+    return h.hexdigest()
+
+
+_SOURCE_HASH: str | None = None
+
+
+def _source_hash() -> str:
+    """A hash of portlint's own .py/.json/.yaml files: editing portlint invalidates its cache."""
+    global _SOURCE_HASH
+    if _SOURCE_HASH is None:
+        h = hashlib.blake2b(digest_size=16)
+        for package in _PACKAGES:
+            spec = importlib.util.find_spec(package)
+            for directory in (spec.submodule_search_locations or []) if spec else []:
+                for top, dirs, files in os.walk(directory):
+                    dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                    for name in sorted(files):
+                        if name.endswith((".py", ".json", ".yaml")):
+                            path = os.path.join(top, name)
+                            h.update(os.path.relpath(path, directory).encode() + b"\0")
+                            with open(path, "rb") as handle:
+                                h.update(handle.read())
+        _SOURCE_HASH = h.hexdigest()
+    return _SOURCE_HASH
+
+
+class Cache:
+    """The index of one salt: path -> (key, result), loaded once, saved once."""
+
+    def __init__(self, root: Path, salt: str) -> None:
+        self.directory = root / DIRECTORY
+        self.path = self.directory / __version__ / salt
+        self.salt = salt
+        self._stored: dict[str, list[Any]] = {}  # path -> [key, encoded result]
+        self._kept: dict[str, list[Any]] = {}  # what this run saw: the next index
+        self.changed = False
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            index = json.loads(self.path.read_bytes())
+            if index.get("format") == FORMAT and index.get("salt") == self.salt and isinstance(index.get("files"), dict):
+                self._stored = index["files"]
+        except (OSError, ValueError, AttributeError, RecursionError):
+            self._stored = {}  # none yet, unreadable or corrupt: start over
+
+    def get(self, path: str, key: str) -> Any | None:
+        """The result stored for this path under this key; None when absent, stale or undecodable."""
+        entry = self._stored.get(path)
+        if not (isinstance(entry, list) and len(entry) == 2 and entry[0] == key):
+            return None
+        try:
+            value = decode(entry[1])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, ImportError, RecursionError):
+            return None  # a foreign or damaged entry: computed again and rewritten
+        self._kept[path] = entry
+        return value
+
+    def put(self, path: str, key: str, value: Any) -> None:
+        try:
+            self._kept[path] = [key, encode(value)]
+        except TypeError:
+            return  # a value the codec does not know: not cached
+        self.changed = True
+
+    def save(self) -> str:
+        """Write the index when it changed; a note when it cannot be written, else ""."""
+        if not self.changed and self._kept.keys() == self._stored.keys():
+            return ""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.directory / ".gitignore"
+            if not ignore.exists():
+                _write(ignore, b"# Automatically created by portlint.\n*\n")
+            data = json.dumps({"format": FORMAT, "salt": self.salt, "files": self._kept}, separators=(",", ":"))
+            _write(self.path, data.encode())
+        except OSError as error:
+            return f"{DIRECTORY}: not written ({error.strerror or error}); the run went on without the cache"
+        return ""
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Temporary beside the target, then rename: readers never see half a file."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def clean(root: Path) -> bool:
+    """Remove the cache directory under root; True when there was one."""
+    directory = root / DIRECTORY
+    if not directory.is_dir() or directory.is_symlink():
+        return False
+    shutil.rmtree(directory)
+    return True
+
+
+# -- the codec: portlint's dataclasses and the builtin containers, as JSON ------------------
+# A container is a list whose first item says what it is: ["t", ...] tuple, ["l", ...] list,
+# ["f", ...] frozenset, ["s", ...] set, ["d", k, v, ...] dict, ["b", hex] bytes,
+# ["@module:Class", field, ...] a dataclass of portlint (its fields in order).
+_CLASSES: dict[str, type] = {}
+
+
+def encode(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return ["t", *map(encode, value)]
+    if isinstance(value, list):
+        return ["l", *map(encode, value)]
+    if isinstance(value, frozenset):
+        return ["f", *map(encode, value)]
+    if isinstance(value, set):
+        return ["s", *map(encode, value)]
+    if isinstance(value, dict):
+        return ["d", *(encode(x) for item in value.items() for x in item)]
+    if isinstance(value, bytes):
+        return ["b", value.hex()]
+    cls = type(value)
+    if dataclasses.is_dataclass(value) and cls.__module__.startswith("portlint.") and _constructible(cls):
+        tag = f"@{cls.__module__}:{cls.__qualname__}"
+        _CLASSES.setdefault(tag, cls)
+        return [tag, *(encode(getattr(value, f.name)) for f in dataclasses.fields(cls))]
+    raise TypeError(f"not cacheable: {cls.__name__}")
+
+
+def decode(value: Any) -> Any:
+    if not isinstance(value, list):
+        if isinstance(value, dict):
+            raise ValueError("a bare mapping")
+        return value
+    tag, items = value[0], value[1:]
+    if tag == "t":
+        return tuple(map(decode, items))
+    if tag == "l":
+        return list(map(decode, items))
+    if tag == "f":
+        return frozenset(map(decode, items))
+    if tag == "s":
+        return set(map(decode, items))
+    if tag == "d":
+        decoded = list(map(decode, items))
+        return dict(zip(decoded[::2], decoded[1::2]))
+    if tag == "b":
+        return bytes.fromhex(items[0])
+    cls = _CLASSES.get(tag) or _class(tag)
+    fields = dataclasses.fields(cls)
+    if len(fields) != len(items):
+        raise ValueError(f"{tag}: {len(items)} fields, expected {len(fields)}")
+    return cls(*map(decode, items))
+
+
+def _class(tag: str) -> type:
+    """A dataclass of portlint named by a tag; anything else is refused (never arbitrary code)."""
+    if not (isinstance(tag, str) and tag.startswith("@portlint.")):
+        raise ValueError(f"unknown tag {tag!r}")
+    module, _, name = tag[1:].partition(":")
+    cls: Any = importlib.import_module(module)
+    for part in name.split("."):
+        cls = getattr(cls, part)
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and _constructible(cls)):
+        raise ValueError(f"not a portlint dataclass: {tag!r}")
+    _CLASSES[tag] = cls
+    return cls
+
+
+def _constructible(cls: type) -> bool:
+    """Every field is an __init__ argument, in order: the class can be rebuilt from its fields."""
+    return all(f.init for f in dataclasses.fields(cls))
