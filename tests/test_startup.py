@@ -23,6 +23,10 @@ def test_a_zero_config_check_imports_neither_libcst_nor_jsonschema_nor_rich(tmp_
     (tmp_path / "launch.sh").write_text("#!/bin/bash\nray start --head --port=6379\ntorchrun --nproc-per-node 8 train.py\n")
     (tmp_path / "serve.yaml").write_text("server:\n  port: 8080  # the API\n")
     (tmp_path / "app.py").write_text("import os\nPORT = int(os.environ.get('PORT', 8000))\n")
+    (tmp_path / "probe.py").write_text(
+        "import socket\n\ndef free_port():\n    s = socket.socket()\n    s.bind(('', 0))\n"
+        "    port = s.getsockname()[1]\n    s.close()\n    return port\n"
+    )
     (tmp_path / "README.md").write_text("Run `PORT=8000 python app.py`.\n")
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "imported: "
