@@ -272,15 +272,20 @@ class _SiteFinder(ast.NodeVisitor):
         ))
 
 
+# Words of statements the finder must visit for what they tell it about later ones (not sites
+# themselves): `from click import option as opt`. A visitor that gathers such state needs its words here.
+_HOT_WORDS = (b"click", b"typer")
+
+
 def _hot_lines(source: Source, names: NameFilter) -> list[int]:
-    """The lines (1-based, as ast counts them) holding a port token or the last dotted part
-    of a selector name: the only lines a site's name can be written on."""
+    """The lines (1-based, as ast counts them) holding a port token, the last dotted part of a
+    selector name, or a word of _HOT_WORDS: the only lines a site's name can be written on."""
     from portlint.discover import prefilter
 
     data = source.data
     pattern = prefilter(names.selector_names)
     offsets = [m.start() for token in pattern.tokens for m in token.finditer(data)]
-    leaves = {name.lstrip("-").rsplit(".", 1)[-1].encode() for name in names.selector_names}
+    leaves = {name.lstrip("-").rsplit(".", 1)[-1].encode() for name in names.selector_names} | set(_HOT_WORDS)
     for leaf in (leaf for leaf in leaves if leaf):
         at = data.find(leaf)
         while at != -1:
