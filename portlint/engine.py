@@ -243,9 +243,9 @@ class Engine:
             hit = store.get(path, self._key(kind, path, data))
             if _result_shaped(hit):
                 extraction, tree = hit
-                if tree is not None:
-                    self.trees[(path, data)] = tree
-                yield FileState(path, kind, data, extraction, tree)
+                state = FileState(path, kind, data, extraction, tree)
+                self._taken(state)
+                yield state
             else:
                 state = self.extract(path, kind, data)
                 self._remember(state)
