@@ -56,13 +56,14 @@ def test_the_demo_gets_one_comment_per_line_and_then_passes(
     changed = {path for path in after if after[path] != before[path]}
     assert changed == {"examples/configs/evals/eval.yaml", "examples/configs/sft.yaml", "nemo_rl/distributed/ports.py"}
     eval_lines = after["examples/configs/evals/eval.yaml"].decode().splitlines()
+    assert eval_lines[19] == "  port_range_low: 3000  # portlint: ignore[PL202]"  # the colliding group's first site
     assert eval_lines[55:57] == [
         "    port_range_low: 25000  # portlint: ignore[PL101,PL301]",
         "    port_range_high: 25999  # portlint: ignore[PL101,PL301]",
     ]
     ports = after["nemo_rl/distributed/ports.py"].decode().splitlines()
     assert ports[38:40] == [
-        "DEFAULT_GENERATION_PORT_RANGE_LOW = 3000  # portlint: ignore[PL202]",
+        "DEFAULT_GENERATION_PORT_RANGE_LOW = 3000",
         "DEFAULT_GENERATION_PORT_RANGE_HIGH = 5499  # portlint: ignore[PL301]",
     ]
     for path in changed:  # only comments were added: the same lines, each a prefix of its new self
@@ -163,12 +164,13 @@ def test_problems_that_take_no_comment_are_listed(
     assert code == 1
     assert out == "No suppression comment to add. 5 problems cannot take one (listed above).\n"
     assert err.splitlines() == [
+        "portlint: not suppressed: .portlint.yaml:2:3: PL201 2 bands overlap: master (1400-1999, line 2), "
+        "spare (1400-1500, line 5); declare within/shares_with if intended (the config file takes no suppression "
+        "comments)",
         "portlint: not suppressed: .portlint.yaml:4:26: PL003 site selector MASTER_PORT of band master matches "
         "no site (the config file takes no suppression comments)",
         "portlint: not suppressed: .portlint.yaml:5:3: PL003 band spare has no site: it names no sites and no "
         "ports (the config file takes no suppression comments)",
-        "portlint: not suppressed: .portlint.yaml:5:3: PL201 band spare (1400-1500) overlaps band master "
-        "(1400-1999); declare within/shares_with if intended (the config file takes no suppression comments)",
         "portlint: not suppressed: b.yaml:1:20: PL002 unused suppression of PL101: nothing on this line to ignore "
         "(an unused suppression is not suppressed: `portlint --fix` removes it)",
         "portlint: not suppressed: broken.yaml:2:1: PL001 cannot check this file: invalid YAML: did not find "
