@@ -29,6 +29,8 @@ _LOOKUP = re.compile(r"(?:\$\(|`)(?:which|command -v|type -P)[ \t]+([^\s()`]+)[ 
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^{}\s]+)\}")
 _PROGRAM_PATH = re.compile(r"[A-Za-z0-9_./${}~-]*?([A-Za-z_][A-Za-z0-9_.+-]*)")
 _EXPANSION = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# `RAY_BIN`, `RAY_EXECUTABLE`, `PYTHON`: a variable the file does not assign, named after its program.
+_PROGRAM_WORDS = frozenset("bin binary cmd command exe executable path".split())
 _DECLARATIONS = frozenset("export local readonly declare typeset".split())
 _NOT_RUNNING = frozenset(("echo", "printf", ":", "#"))
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -96,12 +98,15 @@ def mentions_tool(kind: str, data: bytes) -> bool:
         return True
     if b"start" not in data:
         return False
-    return _RAY_START.search(data) is not None or (b"ray" in data and _VARIABLE_START.search(data) is not None)
+    mentions_ray = b"ray" in data or b"RAY" in data
+    return _RAY_START.search(data) is not None or (mentions_ray and _VARIABLE_START.search(data) is not None)
 
 
 def programs_resolved(commands: list[Command]) -> list[Command]:
     """The commands (in file order) with a word that is only `$VAR` replaced by the program
-    the file last assigned to VAR: `RAY_BIN=$(which ray)`, `RAY=/opt/conda/bin/ray`, `PY=${PY:-python3}`."""
+    the file last assigned to VAR (`RAY_BIN=$(which ray)`, `RAY=/opt/conda/bin/ray`,
+    `PY=${PY:-python3}`) or, when the file assigns it nothing, the program VAR is named
+    after (`$RAY_BIN`, `${RAY_EXECUTABLE}`: ray)."""
     held: dict[str, str] = {}
     resolved = []
     for command in commands:
@@ -111,11 +116,7 @@ def programs_resolved(commands: list[Command]) -> list[Command]:
         resolved.append(command if words == command.words else replace(command, words=words))
         for name, value in _assigned(command):
             expansion = _EXPANSION.fullmatch(value)
-            program = held.get(expansion.group(1), "") if expansion else _program(value)
-            if program:
-                held[name] = program
-            else:
-                held.pop(name, None)
+            held[name] = held.get(expansion.group(1), "") if expansion else _program(value)  # "": no program
     return resolved
 
 
@@ -138,7 +139,13 @@ def _program(value: str) -> str:
 
 def _program_of(word: str, held: dict[str, str]) -> str:
     expansion = _EXPANSION.fullmatch(word)
-    return held.get(expansion.group(1), word) if expansion else word
+    if not expansion:
+        return word
+    name = expansion.group(1)
+    if name in held:
+        return held[name] or word
+    first, *rest = name.lower().split("_")
+    return first if rest and _PROGRAM_WORDS.issuperset(rest) and first.isalpha() else word
 
 
 @lru_cache(maxsize=1)

@@ -141,6 +141,7 @@ def test_variables_set_by_assignments_declarations_and_env() -> None:
 def test_a_variable_starting_something_where_ray_is_mentioned_passes_the_byte_test() -> None:
     assert mentions_tool("shell", b'RAY_BIN=$(which ray)\n"$RAY_BIN" start --head\n')
     assert mentions_tool("shell", b"RAY=/opt/bin/ray\n${RAY} start\n")
+    assert mentions_tool("shell", b'"$RAY_EXECUTABLE" start --head\n')
     assert not mentions_tool("shell", b'SERVER=./serve.sh\n"$SERVER" start\n')
 
 
@@ -154,10 +155,12 @@ def test_a_word_holding_only_a_variable_is_the_program_last_assigned_to_it() -> 
         Command("x.sh", 6, 1, ("$COPY", "start", "$PY", "-m", "x", "$UNKNOWN")),
         Command("x.sh", 7, 1, (), (("RAY_BIN", "$head:6379"),)),
         Command("x.sh", 8, 1, ("$RAY_BIN", "start")),
+        Command("x.sh", 9, 1, ("${RAY_EXECUTABLE}", "start", "$PYTHON_BIN", "$HEAD_NODE", "$X_1")),
     ]
     assert [c.words for c in programs_resolved(commands)] == [
         (), ("ray", "start", "--head"), ("export", "RAY=${RAY:-/opt/conda/bin/ray}"), ("srun", "ray", "start"),
         (), ("ray", "start", "python3", "-m", "x", "$UNKNOWN"), (), ("$RAY_BIN", "start"),
+        ("ray", "start", "python", "$HEAD_NODE", "$X_1"),
     ]
 
 
