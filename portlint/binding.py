@@ -1,4 +1,4 @@
-"""Bind sites to bands (SPEC §2), and pair range bounds into ranges."""
+"""Bind sites to bands, and pair range bounds into ranges."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,15 +6,19 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from portlint.model import BASE, HIGH, LOW, Band, Range, Selector, Site
 from portlint.naming import range_stem
+
+if TYPE_CHECKING:
+    import pathspec
 
 _INDEX = re.compile(r"\[\d+\]")
 
 
 @lru_cache(maxsize=4096)
-def _spec(patterns: tuple[str, ...]) -> object:
+def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(patterns)

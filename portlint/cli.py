@@ -7,11 +7,15 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from portlint import __version__
+
+if TYPE_CHECKING:  # imported lazily at run time: start-up cost
+    from portlint.engine import Outcome
+    from portlint.report import Context
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
 
@@ -219,7 +223,7 @@ def _use_color(no_color: bool) -> bool:
 
 
 def _report(  # noqa: PLR0913
-    outcome, context, output_format: str, quiet: bool, written: bool,  # noqa: ANN001 - engine types imported lazily
+    outcome: Outcome, context: Context, output_format: str, quiet: bool, written: bool,
     statistics: bool = False, show_fixes: bool = False, out: TextIO | None = None, diff: bool = False,
 ) -> None:
     """The problems on `out` (stdout); with --diff, where the diff is, only the summary, on stderr."""
@@ -248,7 +252,7 @@ def _report(  # noqa: PLR0913
         click.echo(text.summary(outcome.problems, outcome.fixed, written), file=None if diff else out, err=diff)
 
 
-def _print_diff(changed: dict[str, tuple[bytes, bytes]], context, out: TextIO | None = None) -> None:  # noqa: ANN001
+def _print_diff(changed: dict[str, tuple[bytes, bytes]], context: Context, out: TextIO | None = None) -> None:
     """A unified diff `git apply` takes from the working directory (its paths are relative to it).
 
     A fix outside the working directory (a frozen copy of a file below it) cannot be

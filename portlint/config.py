@@ -1,4 +1,4 @@
-"""Find, load and validate portlint's configuration (SPEC §3).
+"""Find, load and validate portlint's configuration (the README's Configuration section).
 
 A config is `.portlint.yaml` / `.portlint.yml`, `portlint.toml` or the
 `[tool.portlint]` table of `pyproject.toml`, searched from the target upward to
@@ -8,7 +8,7 @@ for what a schema cannot say (range order, band references). The first problem
 becomes a `ConfigError` naming the file, the key path and what was expected.
 
 ruamel.yaml and jsonschema are imported where they are used: together they
-cost more start-up time than reading a whole repository (shared/PERFORMANCE.md).
+cost more start-up time than reading a whole repository (Speed, in the README's Design notes).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -266,7 +266,7 @@ def _build(path: Path | None, document: _Document, override: int | str | None, p
 
 
 def _frozen(index: int, spec: dict[str, Any], root: Path) -> FrozenSpec:
-    """A frozen-copy entry; a template that leaves the repository is refused (SPEC §7)."""
+    """A frozen-copy entry; a template that leaves the repository is refused."""
     sources = spec["source"] if isinstance(spec["source"], list) else [spec["source"]]
     for key, templates in (("copies", [spec["copies"]]), ("source", sources)):
         for template in templates:
@@ -305,7 +305,7 @@ def _read(path: Path) -> _Document:
 
 def _read_yaml(text: str) -> _Document:
     # The round-trip loader builds only mappings, lists and scalars (never
-    # arbitrary objects, SPEC §7), and keeps each key's position.
+    # arbitrary objects: a config cannot make portlint run code), and keeps each key's position.
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -333,7 +333,9 @@ def _plain(value: Any) -> Any:
     An alias becomes the very object its anchor became, so a "billion laughs"
     config stays as small as its text; an alias inside its own anchor is refused.
     """
-    from ruamel.yaml.scalarbool import ScalarBoolean  # an anchored boolean: an int subclass
+    from ruamel.yaml.scalarbool import (
+        ScalarBoolean,  # an anchored boolean: an int subclass
+    )
 
     done: dict[int, Any] = {}
     open_: set[int] = set()
@@ -378,7 +380,7 @@ def _read_toml(text: str, pyproject: bool) -> _Document:
     return _Document(data, positions, prefix)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tomllib() -> ModuleType:
     if sys.version_info >= (3, 11):
         import tomllib
@@ -390,7 +392,7 @@ def _tomllib() -> ModuleType:
 # Schema validation
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema() -> dict[str, Any]:
     from importlib.resources import files
 

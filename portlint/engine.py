@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import mmap
+import re
 import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping

@@ -202,7 +202,8 @@ def _expanded(path: str, node: Any, ancestors: tuple[int, ...], budget: list[int
 
 def _merged_items(node: Any) -> list[tuple[str, Any]]:
     """A mapping's (key, value) pairs with `<<: *base` merges applied; own keys win."""
-    own, merged = {}, {}
+    own: dict[str, Any] = {}
+    merged: dict[str, Any] = {}
     for key, value in node.value:
         if key.id != "scalar":
             continue

@@ -23,6 +23,7 @@ from portlint.model import Layout, Site
 from portlint.naming import range_stem
 from portlint.procfs import Kernel
 
+
 @dataclass(frozen=True, order=True)
 class Finding:
     path: str  # repository-relative
@@ -52,7 +53,7 @@ class Target:
 
 
 def compare(layout: Layout, kernel: Kernel) -> list[Finding]:
-    findings = []
+    findings: list[Finding] = []
     for target in targets(layout):
         findings += _ephemeral(target, kernel)
         for port, where in sorted(kernel.listeners(target.low, target.high).items()):

@@ -73,11 +73,15 @@ def infer_bands(sites: Iterable[Site]) -> list[Proposal]:
     code = [s for s in sites if not s.is_doc]
     ranges, singles = ranges_and_singles(s for s in code if not s.derived)
     groups: dict[str, Group] = {}
-    for item in [*ranges, *singles]:
+    items: list[Range | Site] = [*ranges, *singles]
+    for item in items:
         site = item.low if isinstance(item, Range) else item
         name, generic = group_name(site)
         group = groups.setdefault(name, Group(name, generic))
-        (group.ranges if isinstance(item, Range) else group.singles).append(item)  # type: ignore[arg-type]
+        if isinstance(item, Range):
+            group.ranges.append(item)
+        else:
+            group.singles.append(item)
     proposals = [*_range_bands(groups.values()), *_single_bands(groups.values(), (s for s in code if s.derived))]
     proposals = list(_unique_names(sorted(proposals, key=lambda p: (p.low, p.high, p.name))))
     proposals = _carve_outs(_widened_by_docs(proposals, [s for s in sites if s.is_doc]))
@@ -141,7 +145,7 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
         for site in (item.low, item.high) if isinstance(item, Range) else (item,):
             spans_of[site.name].add(_span(item))
     shared = frozenset(name for name, spans in spans_of.items() if len(spans) > 1)
-    parts = []
+    parts: list[tuple[Group, tuple[int, int], tuple[str, ...]]] = []
     for index, span in enumerate(counts):
         ranges = [r for r in group.ranges if _span(r) == span]
         singles = [s for s in group.singles if _span(s) == span or (group.ranges and index == 0)]
@@ -169,8 +173,8 @@ def _range_bands(groups: Iterable[Group]) -> Iterator[Proposal]:
                 by_range[span].append((part, others))
     for (low, high), members in by_range.items():
         members.sort(key=lambda item: (item[0].generic, -len(item[0].ranges), item[0].name))
-        others = list(dict.fromkeys(other for _, written in members for other in written))
-        yield _proposal(members[0][0].name, low, high, [group for group, _ in members], others=others)
+        minority = list(dict.fromkeys(other for _, written in members for other in written))
+        yield _proposal(members[0][0].name, low, high, [group for group, _ in members], others=minority)
 
 
 class Port(NamedTuple):

@@ -108,7 +108,8 @@ def render(  # noqa: PLR0913
 
 def _colors(rows: tuple[Row, ...], theme: Theme) -> list[str]:
     """A palette colour per band; a band's windows take its colour."""
-    colors, count = [], 0
+    colors: list[str] = []
+    count = 0
     for row in rows:
         if row.key.startswith("window:"):
             colors.append(colors[-1] if colors else theme.palette[0])

@@ -209,7 +209,9 @@ def _overlaps(
     """The cells a PL201/PL202 problem is about, on both rows involved."""
     if problem.code == "PL201":
         band = next((b for b in layout.bands if (b.line, b.column) == (problem.line, problem.column)), None)
-        for other in layout.bands if band else ():
+        if band is None:
+            return
+        for other in layout.bands:
             if other is not band and band.overlaps(other) and not layout.related(band.name, other.name):
                 mark = Mark(max(band.low, other.low), min(band.high, other.high), OVERLAP)
                 yield "band:" + band.name, mark
@@ -219,17 +221,17 @@ def _overlaps(
     group, frontier = {id(w): w for w in here}, list(here)  # PL202 reports a group at its first site
     while frontier:
         current = frontier.pop()
-        for other in written:
-            if id(other) not in group and current.low <= other.high and other.low <= current.high:
-                group[id(other)] = other
-                frontier.append(other)
+        for candidate in written:
+            if id(candidate) not in group and current.low <= candidate.high and candidate.low <= current.high:
+                group[id(candidate)] = candidate
+                frontier.append(candidate)
     members = list(group.values())
     for index, mine in enumerate(members):
-        for other in members[index + 1:]:
-            if _collide(layout, mine, other):
-                mark = Mark(max(mine.low, other.low), min(mine.high, other.high), OVERLAP)
+        for theirs in members[index + 1:]:
+            if _collide(layout, mine, theirs):
+                mark = Mark(max(mine.low, theirs.low), min(mine.high, theirs.high), OVERLAP)
                 yield keys[id(mine)], mark
-                yield keys[id(other)], mark
+                yield keys[id(theirs)], mark
 
 
 def _collide(layout: Layout, a: Written, b: Written) -> bool:

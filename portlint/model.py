@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 DOC_KINDS = ("markdown", "comment")
 
-# Roles of a site (SPEC §2).
+# Roles of a site, from its name: a single port, the low or high end of a range, or a base
+# (the first port of a run: `start_port`, `base_port`).
 PORT = "port"
 LOW = "low"
 HIGH = "high"

@@ -29,7 +29,8 @@ def frozen_pairs(config: Config) -> tuple[tuple[tuple[str, str], ...], tuple[tup
     for candidate in discover.candidates(config.root, config.include, config.exclude):
         if candidate.kind == "yaml" and not is_config(candidate.path):
             by_name[candidate.path.rsplit("/", 1)[-1]].append(candidate.path)
-    directed, undirected = [], []
+    directed: list[tuple[str, str]] = []
+    undirected: list[tuple[str, str]] = []
     for paths in by_name.values():
         contents = {path: _content_lines(config.root / path) for path in paths[:MAX_SAME_NAME]}
         for index, first in enumerate(paths[:MAX_SAME_NAME]):

@@ -62,7 +62,7 @@ def read_kernel(proc_root: Path) -> Kernel:
         notes.append(f"no {reserved_file}: taken as no reserved ports")
     except ValueError as error:  # UnicodeDecodeError is one too
         raise HostError(f"{reserved_file}: {error}") from None
-    listening = []
+    listening: list[tuple[int, str]] = []
     for table in TCP_TABLES:
         try:
             listening += _listening(table.rsplit("/", 1)[1], (proc_root / table).read_text(encoding="ascii"))

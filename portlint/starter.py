@@ -1,4 +1,4 @@
-"""`portlint init`: write a starter `.portlint.yaml` inferred from what a zero-config scan finds (SPEC §5).
+"""`portlint init`: write a starter `.portlint.yaml` inferred from what a zero-config scan finds.
 
 The bands come from `inferred_bands`, the frozen pairs from `near_copies`; this
 module writes them as YAML a person can review: comments say where each band was

@@ -18,8 +18,8 @@ nothing else; a doc may show a different value on purpose, so say
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 
 from portlint.binding import band_for, canonical
 from portlint.model import HIGH, LOW, Layout, Site

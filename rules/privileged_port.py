@@ -33,8 +33,8 @@ def check(layout: Layout) -> Iterator[Problem]:
                 f"band {band.name} starts at {band.low}, below {PRIVILEGED_CEILING}, without privileged: true",
             )
     for site in layout.code_sites:
-        band = layout.band(site.band) if site.band else None
-        if band is None or layout.in_tests(site.path) or kubernetes(site) == POD:
+        owner = layout.band(site.band) if site.band else None
+        if owner is None or layout.in_tests(site.path) or kubernetes(site) == POD:
             continue
-        if 0 < site.value < PRIVILEGED_CEILING and not band.privileged:
+        if 0 < site.value < PRIVILEGED_CEILING and not owner.privileged:
             yield Problem.at(site, CODE, f"{site.name}={site.value} is a privileged port (below {PRIVILEGED_CEILING})")

@@ -1,4 +1,4 @@
-"""Unit tests of the shell / sbatch extractor (SPEC §2, kind `shell`)."""
+"""Unit tests of the shell / sbatch extractor (kind `shell`)."""
 from __future__ import annotations
 
 from portlint.extract import Extraction, Suppression

@@ -1,7 +1,7 @@
 """Markdown extractor: `NAME=N` inside inline code spans and GFM table cells.
 
-A small line-based scanner for the CommonMark/GFM structure that matters here
-(SPEC §2, §3): fenced code blocks are skipped, HTML comments are skipped except
+A small line-based scanner for the CommonMark/GFM structure that matters here:
+fenced code blocks are skipped, HTML comments are skipped except
 for `<!-- portlint: ignore[...] -->` suppressions, paragraphs are scanned for
 code spans, and table rows are split into cells. It works on the file's bytes,
 so every span is a byte span even after non-ASCII text, and it never raises.

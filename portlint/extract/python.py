@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import ast
 import bisect
-import dataclasses
 import codecs
+import dataclasses
 import io
 import re
 import tokenize

@@ -14,11 +14,17 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from portlint.extract import Extraction, Suppression, prose, suppression_in
+from portlint.extract import (
+    Extraction,
+    Suppression,
+    prose,
+    suppression_in,
+    template,
+    yaml_commands,
+)
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
-from portlint.extract import template, yaml_commands
 
 _MERGE_KEY = "<<"
 
@@ -31,7 +37,7 @@ def _yaml() -> Any:
         """Skip implicit tag resolution (two thirds of compose time): a plain scalar
         of decimal digits is an integer in YAML 1.2's core schema, checked below."""
 
-        def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:  # a ruamel Tag
             if kind is resolver.ScalarNode:
                 return self.DEFAULT_SCALAR_TAG
             return self.DEFAULT_SEQUENCE_TAG if kind is resolver.SequenceNode else self.DEFAULT_MAPPING_TAG
@@ -111,7 +117,8 @@ def scalar_index(text: str, node: Any) -> int:
     precede the scalar and are separated from it by spaces or line breaks; a
     quoted scalar's text starts at its opening quote.
     """
-    start, end = node.start_mark.index, node.end_mark.index
+    start: int = node.start_mark.index
+    end: int = node.end_mark.index
     while start < end and text[start] in "&!":
         while start < end and not text[start].isspace():
             start += 1
@@ -190,7 +197,8 @@ def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFi
     """Suppressions and layout statements of every comment: a `#` after whitespace or at a
     line start, outside every scalar the composer delimited."""
     text = source.text
-    suppressions, doc_sites = [], []
+    suppressions: list[Suppression] = []
+    doc_sites: list[Site] = []
     spans = sorted(scalar_spans)
     starts = [span[0] for span in spans]
     position = text.find("#")

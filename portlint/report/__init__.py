@@ -8,7 +8,6 @@ from pathlib import Path
 
 from portlint.problem import Problem
 
-
 # C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
 # is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).
 # A word of a message that may be a path: what a repository path is made of, no spaces.

@@ -6,16 +6,17 @@ problem of that code has a fix --fix would apply. JSON: a list of
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
-from typing import NamedTuple
 
 from portlint.problem import Problem
 from portlint.report import Context
 from portlint.rules import BY_CODE
 
 
-class Row(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class Row:
     code: str
     name: str
     count: int
@@ -40,4 +41,4 @@ def render(problems: list[Problem], context: Context) -> str:
 
 
 def render_json(problems: list[Problem], context: Context) -> str:
-    return json.dumps([row._asdict() for row in rows(problems, context)], indent=2) + "\n"
+    return json.dumps([dataclasses.asdict(row) for row in rows(problems, context)], indent=2) + "\n"
