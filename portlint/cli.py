@@ -14,6 +14,7 @@ import click
 from portlint import __version__
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
+    from portlint.config import Config
     from portlint.engine import Outcome
     from portlint.report import Context
 
@@ -154,7 +155,7 @@ def check(  # noqa: PLR0913
     return EXIT_PROBLEMS if outcome.problems or (diff and outcome.changed) else EXIT_CLEAN
 
 
-def _load(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None = None):  # noqa: ANN202
+def _load(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None = None) -> Config:
     """The config for `start`: `--config` values split into a file and `KEY = VALUE` overrides."""
     from portlint.config import find_config, load_config, split_config_args
 
@@ -162,7 +163,7 @@ def _load(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None
     return load_config(find_config(start, explicit), start, ephemeral_floor, overrides=overrides)
 
 
-def _not_in_git_note(config, quiet: bool) -> None:  # noqa: ANN001
+def _not_in_git_note(config: Config, quiet: bool) -> None:
     from portlint import discover
 
     if not quiet and not discover.in_git(config.root):

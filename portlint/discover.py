@@ -16,6 +16,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pathspec
 
 MAX_BYTES = 2 * 1024 * 1024
 # Never checked, in git or not (gitignore syntax: a trailing / matches a folder at any depth):
@@ -191,10 +195,10 @@ def _walk(root: Path) -> Iterator[str]:
             active = [*active, ("" if relative == "." else relative + "/", own)]
 
         def ignored(name: str, folder: bool) -> bool:
-            path = name if relative == "." else f"{relative}/{name}"
+            path = name if relative == "." else f"{relative}/{name}"  # noqa: B023 - called in this iteration only
             if defaults.match_file(path + "/" if folder else path):
                 return True
-            for base, spec in reversed(active):  # the deepest .gitignore that says anything decides
+            for base, spec in reversed(active):  # noqa: B023 - the deepest .gitignore that says anything decides
                 verdict = spec.check_file(path[len(base):] + ("/" if folder else "")).include
                 if verdict is not None:
                     return verdict
@@ -221,7 +225,7 @@ def _walk(root: Path) -> Iterator[str]:
                 yield name if relative == "." else f"{relative}/{name}"
 
 
-def _gitignore(path: Path):  # noqa: ANN202 - pathspec is imported lazily
+def _gitignore(path: Path) -> pathspec.GitIgnoreSpec | None:
     import pathspec
 
     try:
