@@ -21,12 +21,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from portlint import cache, discover, frozen, writer
+from portlint import analysis, cache, discover, frozen, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
 from portlint.extract import Extraction, Suppression
-from portlint import analysis
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem

@@ -8,10 +8,9 @@ candidate makes the candidate the port of a socket released at the call.
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
-
-import ast
 
 from portlint.analysis.values import (
     CANDIDATE,

@@ -9,9 +9,8 @@ to it is passed on.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 import ast
+from collections.abc import Hashable
 
 from portlint.analysis.calls import HelperCall
 from portlint.analysis.tree import (

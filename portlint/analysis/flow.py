@@ -12,10 +12,9 @@ the module's own helpers can be followed.
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-
-import ast
 
 from portlint.analysis.expressions import Evaluator
 from portlint.analysis.tree import FUNCTIONS, dotted, is_int, names_in
