@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 class HelperCall:
     """One call of a module helper: its summary translated into the caller's values."""
 
-    def __init__(self, caller: Evaluator, node: ast.Call, args: dict, summary: Summary) -> None:
+    def __init__(self, caller: Evaluator, node: ast.Call, args: dict[int, tuple[ast.expr | None, frozenset]],
+                 summary: Summary) -> None:
         self.caller = caller
         self.node = node
         self.args = args

@@ -10,10 +10,13 @@ to it is passed on.
 from __future__ import annotations
 
 import ast
+from abc import ABC, abstractmethod
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 from portlint.analysis.calls import HelperCall
 from portlint.analysis.tree import (
+    Located,
     children,
     constant_index,
     dotted,
@@ -45,6 +48,10 @@ from portlint.analysis.values import (
     sockets_in,
 )
 
+if TYPE_CHECKING:
+    from portlint.analysis.flow import Summary
+    from portlint.analysis.module import ModuleIndex
+
 CLOSING = frozenset(("close", "server_close"))
 # Using a socket this way means it serves here: it is kept open while it does.
 SERVING = frozenset(("serve_forever", "serve", "start_serving", "handle_request", "accept", "recv", "recvfrom",
@@ -63,14 +70,23 @@ SOCKET_METHODS = CLOSING | SERVING | HANDED_OVER | frozenset((
 RANDOM = frozenset(("randint", "randrange", "choice", "randbelow", "uniform"))
 
 
-class Evaluator:
+class Evaluator(ABC):
     """The expression half of `Flow` (flow.py holds the statements and the run)."""
 
-    def __init__(self, index, owner: str) -> None:  # noqa: ANN001
+    # Set by the statement half for the function it walks.
+    summary: Summary  # what the function does, as its callers will see it
+    module_level: bool  # the walk is of the module's own code: every name is a global
+    globals: set[str]  # names declared `global` or `nonlocal` in the function
+
+    def __init__(self, index: ModuleIndex, owner: str) -> None:
         self.index = index  # the module: resolves calls of its own functions, gives their summaries
         self.owner = owner  # the class of a method, "" otherwise
         self.self_name = ""
         self.served: set[Hashable] = set()  # sockets that serve somewhere in the function: live servers
+
+    @abstractmethod
+    def check(self, state: State, sid: Hashable, escape: Escape, at_exit: bool) -> None:
+        """Judge a port number that leaves (`escape`): a violation when its socket was released on this path."""
 
     # -- values ----------------------------------------------------------------
     def eval(self, node: ast.AST, state: State) -> frozenset:
@@ -219,9 +235,11 @@ class Evaluator:
         negated = False
         while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             negated, node = not negated, node.operand
-        target = self.index.resolve(node.func, self.owner, self.self_name) if isinstance(node, ast.Call) else None
+        if not isinstance(node, ast.Call):
+            return None
+        target = self.index.resolve(node.func, self.owner, self.self_name)
         summary = self.index.summary(target[0]) if target is not None else None
-        if summary is None:
+        if target is None or summary is None:
             return None
         positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
         for k, free_when_true in summary.probe_polarity.items():
@@ -234,7 +252,7 @@ class Evaluator:
         return None
 
     # -- assignments -----------------------------------------------------------
-    def assign(self, target: ast.expr, values: frozenset, state: State, node: ast.AST) -> None:
+    def assign(self, target: ast.expr, values: frozenset, state: State, node: Located) -> None:
         if isinstance(target, ast.Name):
             state.env[target.id] = values
             if self.module_level or target.id in self.globals:
@@ -274,7 +292,7 @@ class Evaluator:
         found = frozenset(v for v in flatten(values) if isinstance(v, (Sock, Num, Addr)))
         return found or frozenset({CANDIDATE})
 
-    def store(self, values: frozenset, state: State, node: ast.AST, target: ast.expr) -> None:
+    def store(self, values: frozenset, state: State, node: Located, target: ast.expr) -> None:
         """Values put where they outlive the function: a socket is kept, a number is judged at exit."""
         self.hold(values, state)
         state.store(numbers_in(values), Escape(node, "store", target))
@@ -319,7 +337,7 @@ class Evaluator:
         target = self.index.resolve(func, self.owner, self.self_name)
         if target is not None:
             helper, shift = target
-            receiver = self.eval(func.value, state) if shift else NOTHING
+            receiver = self.eval(func.value, state) if shift and isinstance(func, ast.Attribute) else NOTHING
             return self.call_helper(node, helper, shift, receiver, positional, keywords, state)
         if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value, state)

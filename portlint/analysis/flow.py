@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from portlint.analysis.expressions import Evaluator
-from portlint.analysis.tree import FUNCTIONS, dotted, is_int, names_in
+from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
 from portlint.analysis.values import (
     CANDIDATE,
     CHOSEN_PORT,
@@ -36,6 +37,9 @@ from portlint.analysis.values import (
     sockets_in,
 )
 
+if TYPE_CHECKING:
+    from portlint.analysis.module import ModuleIndex
+
 # Statements without statements inside (libcst's small statements).
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
            ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
@@ -49,7 +53,7 @@ LOOP_ROUNDS = 2
 @dataclass(frozen=True)
 class Violation:
     sid: Hashable
-    origin: ast.AST  # the bind, or the call of the helper that bound or probed
+    origin: Located  # the bind, or the call of the helper that bound or probed
     kind: Kind
     culprit: str  # the function that lets the port go, as shown in messages
     escape: Escape
@@ -86,7 +90,7 @@ class _Loop:
 class Flow(Evaluator):
     """One run over one function (or over a module's top-level code)."""
 
-    def __init__(self, index, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, name: str,  # noqa: ANN001
+    def __init__(self, index: ModuleIndex, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, name: str,
                  owner: str = "") -> None:
         super().__init__(index, owner)
         self.node = node
@@ -115,7 +119,7 @@ class Flow(Evaluator):
     # -- the run ---------------------------------------------------------------
     def run(self, seeds: dict[str, frozenset] | None = None, seed_socks: dict | None = None) -> Summary:
         env = {name: frozenset({Param(i)}) for i, name in enumerate(self.summary.params)}
-        socks = {("param", i): SockState(held=True) for i in range(len(self.summary.params))}
+        socks: dict[Hashable, SockState] = {("param", i): SockState(held=True) for i in range(len(self.summary.params))}
         env.update(seeds or {})
         socks.update(seed_socks or {})
         for state in self.exec_block(self.node.body, [State(env, socks)]):
@@ -123,7 +127,7 @@ class Flow(Evaluator):
         self._conclude()
         return self.summary
 
-    def finish(self, state: State, values: frozenset, node: ast.AST | None) -> None:
+    def finish(self, state: State, values: frozenset, node: Located | None) -> None:
         """The path leaves the function returning `values`: every number it let out is judged now."""
         for sid in numbers_in(values):
             self.check(state, sid, Escape(node, "return"), at_exit=True)
@@ -173,7 +177,8 @@ class Flow(Evaluator):
 
         Judged on the paths where the bind did not happen (it raised): what they return means "busy".
         """
-        failed, succeeded = set(), set()
+        failed: set[bool] = set()
+        succeeded: set[bool] = set()
         for values, state in self.exit_states:
             bound = any(kind == ("param", k) for _, kind in state.sock(sid).binds)
             answers = {answer for answer, marker in ((True, TRUE), (False, FALSE)) if marker in values}
@@ -192,7 +197,7 @@ class Flow(Evaluator):
         return states
 
     def exec_statement(self, node: ast.stmt, states: list[State]) -> list[State]:
-        handler = getattr(self, f"_exec_{type(node).__name__}", None)
+        handler: Callable[[ast.stmt, list[State]], list[State]] | None = getattr(self, f"_exec_{type(node).__name__}", None)
         if handler is not None:
             return handler(node, states)
         if isinstance(node, _SIMPLE):

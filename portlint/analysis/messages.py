@@ -4,8 +4,8 @@ from __future__ import annotations
 import ast
 
 from portlint.analysis.flow import Violation
-from portlint.analysis.tree import Positions, dotted
-from portlint.analysis.values import SCANNED_PORT, ZERO_PORT, Escape, Release
+from portlint.analysis.tree import Located, Positions, dotted, end_line
+from portlint.analysis.values import SCANNED_PORT, ZERO_PORT, Escape, Kind, Release
 
 TOCTOU_PROBE = "PL601"
 EPHEMERAL_FALLBACK = "PL602"
@@ -16,9 +16,10 @@ def code_of(violation: Violation) -> str:
     return EPHEMERAL_FALLBACK if violation.kind == ZERO_PORT else TOCTOU_PROBE
 
 
-def anchor_of(violation: Violation) -> ast.AST:
+def anchor_of(violation: Violation) -> Located:
     """The bind (or the helper call it came from); the release when another method bound the socket."""
-    return violation.release.node if violation.elsewhere else violation.origin
+    release = violation.release
+    return release.node if violation.elsewhere and release is not None else violation.origin
 
 
 def rank_of(violation: Violation) -> tuple[int, int]:
@@ -32,12 +33,13 @@ def rank_of(violation: Violation) -> tuple[int, int]:
 def message(violation: Violation, positions: Positions) -> str:
     text = _Text(positions)
     culprit = violation.culprit if violation.culprit == "module code" else f"{violation.culprit}()"
-    port = {ZERO_PORT: "port 0", SCANNED_PORT: "a scanned port"}.get(violation.kind, "a chosen port")
+    ports: dict[Kind, str] = {ZERO_PORT: "port 0", SCANNED_PORT: "a scanned port"}
+    port = ports.get(violation.kind, "a chosen port")
     escaped = text.escape(violation.escape)
     release = violation.release
-    if violation.elsewhere:
+    if violation.elsewhere and isinstance(violation.sid, tuple):
         binder = violation.sid[2]  # ("class", owner, method, sid): the method that bound it
-        via = f" (with {release.helper})" if release.how == "helper" else ""
+        via = f" (with {release.helper})" if release is not None and release.how == "helper" else ""
         story = f"releases here{via} the socket {binder}() bound to {port} at line {text.line(violation.origin)}, " \
                 f"then {escaped}"
     else:
@@ -70,13 +72,13 @@ class _Text:
     def __init__(self, positions: Positions) -> None:
         self.positions = positions
 
-    def line(self, node: ast.AST) -> int:
+    def line(self, node: Located) -> int:
         return node.lineno
 
     def escape(self, escape: Escape) -> str:
         if escape.how == "store":
             said = f"the port is stored in {self.source(escape.target)}"
-        elif escape.how == "pass":
+        elif escape.how == "pass" and isinstance(escape.node, ast.Call):
             said = f"the port is passed to {self.source(escape.node.func)}()"
         else:
             said = f"the port is {escape.how}ed"
@@ -91,7 +93,7 @@ class _Text:
         escape_line = self.line(escape.node) if escape.node is not None else _NEVER
         if release.how == "with":
             closed = f"the `with` block of line {self.line(release.node)} closes the socket"
-            if escape_line > release.node.end_lineno:
+            if escape_line > end_line(release.node):
                 return f"{closed}, then {escaped}"
             return f"{escaped} as {closed}"
         closer = {"helper": f"{release.helper} closes the socket", "del": "the socket is deleted"}.get(
@@ -101,6 +103,6 @@ class _Text:
             return f"{escaped}, then {closed}"
         return f"{closed}, then {escaped}"
 
-    def source(self, node: ast.AST | None) -> str:
+    def source(self, node: Located | None) -> str:
         code = self.positions.source(node).strip() if node is not None else "a call"
         return code if len(code) <= 40 else code[:37] + "..."

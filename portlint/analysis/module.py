@@ -71,8 +71,9 @@ class ModuleIndex:
         hot, module_hot = self._hot()
         found = list(Flow(self, self.module, "module code").run().violations) if module_hot else []
         for node in [*self.functions.values(), *self.nested]:
-            if node in hot:
-                found += self.summary(node).violations
+            summary = self.summary(node) if node in hot else None
+            if summary is not None:
+                found += summary.violations
         for owner, all_methods in self.classes.items():
             methods = {name: method for name, method in all_methods.items() if method in hot}
             kept = {name: self._kept_on_self(owner, name) for name in methods}
@@ -103,7 +104,7 @@ class ModuleIndex:
         while grown:
             grown = False
             for node, (names, stored) in usage.items():
-                if node is not self.module and node not in hot and not names.isdisjoint(words):
+                if not isinstance(node, ast.Module) and node not in hot and not names.isdisjoint(words):
                     hot.add(node)
                     words.add(node.name)
                     words |= stored
@@ -130,6 +131,8 @@ class ModuleIndex:
         summary = self.summary(self.classes[owner][name])
         seeds: dict[str, frozenset] = {}
         socks: dict[Hashable, SockState] = {}
+        if summary is None:  # None only while that summary is being computed: not the case here
+            return seeds, socks
         for attribute, values in summary.self_stores.items():
             kept = set()
             for value in values:
@@ -143,16 +146,16 @@ class ModuleIndex:
 
 
 
-def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.AST, tuple[set[str], set[str]]]:
+def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Function, tuple[set[str], set[str]]]:
     """For the module's own code and every function: the names it uses (`names_in`, with `_SOURCE`
     when it binds) and the attributes it stores on its first parameter, in one walk of the tree.
 
     A function's names include those of the functions nested in it; the module's own code
     leaves out the bodies of its top-level functions and classes.
     """
-    usage: dict[ast.AST, tuple[set[str], set[str]]] = {module: (set(), set())}
-    firsts: dict[ast.AST, str] = {}
-    stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(statement, () if isinstance(
+    usage: dict[ast.Module | Function, tuple[set[str], set[str]]] = {module: (set(), set())}
+    firsts: dict[ast.Module | Function, str] = {}
+    stack: list[tuple[ast.AST, tuple[ast.Module | Function, ...]]] = [(statement, () if isinstance(
         statement, (*FUNCTIONS, ast.ClassDef)) else (module,)) for statement in module.body]
     while stack:
         node, owners = stack.pop()
@@ -199,7 +202,7 @@ def _names_of(node: ast.AST) -> tuple[str, ...]:
     return ()
 
 
-def _targets(node: ast.AST) -> list[ast.AST]:
+def _targets(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, ast.Assign):
         return node.targets
     if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):

@@ -24,9 +24,14 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from portlint.model import Layout
 from portlint.problem import Problem
+
+if TYPE_CHECKING:
+    from portlint.analysis.flow import Violation
+    from portlint.analysis.tree import Located
 
 # A file worth the analysis binds: `.bind(`, or a server constructor ...
 _BINDS = re.compile(rb"\.bind\s*\(|create_server|start_server|make_server|Server\s*\(")
@@ -179,12 +184,12 @@ def _port_in(address: ast.expr) -> ast.expr:
     return address
 
 
-def _report(data: bytes, violations: list) -> tuple[Finding, ...]:  # noqa: ANN001
+def _report(data: bytes, violations: list[Violation]) -> tuple[Finding, ...]:
     from portlint.analysis.messages import anchor_of, code_of, message, rank_of
     from portlint.analysis.tree import Positions
 
     positions = Positions(data)
-    chosen: dict[tuple[object, str], object] = {}
+    chosen: dict[tuple[Located, str], Violation] = {}
     for violation in violations:
         key = (anchor_of(violation), code_of(violation))
         if key not in chosen or rank_of(violation) < rank_of(chosen[key]):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeGuard
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+Located = ast.stmt | ast.expr  # the nodes that carry a position (a bare ast.AST has none)
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SKIPPED_FIELDS = frozenset(("ctx", "type_comment"))
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -65,16 +67,25 @@ def function_defs(node: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunction
 
 def constant_index(node: ast.Subscript) -> int | None:
     value = node.slice
-    if is_int(value):
-        return value.value
-    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and is_int(value.operand):
-        return -value.operand.value
+    index = int_value(value)
+    if index is not None:
+        return index
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        operand = int_value(value.operand)
+        return -operand if operand is not None else None
     return None
 
 
-def is_int(node: ast.AST | None) -> bool:
+def is_int(node: ast.AST | None) -> TypeGuard[ast.Constant]:
     """An integer literal (`True` and `False` are names, not integers)."""
     return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def int_value(node: ast.AST | None) -> int | None:
+    """The value of an integer literal, else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
 
 
 def is_string(node: ast.AST | None) -> bool:
@@ -116,17 +127,29 @@ class Positions:
         if self.lines and self.lines[0].startswith(b"\xef\xbb\xbf"):
             self.lines[0] = self.lines[0][3:]  # ast counts from after the BOM
 
-    def __getitem__(self, node: ast.AST) -> Span:
-        return Span(self._point(node.lineno, node.col_offset), self._point(node.end_lineno, node.end_col_offset))
+    def __getitem__(self, node: Located) -> Span:
+        return Span(self._point(node.lineno, node.col_offset), self._point(*_end(node)))
 
     def _point(self, line: int, offset: int) -> Point:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
         return Point(line, len(text[:offset].decode("utf-8", "replace")))
 
-    def source(self, node: ast.AST) -> str:
+    def source(self, node: Located) -> str:
         """The node's source text as written."""
-        first, last = node.lineno - 1, node.end_lineno - 1
+        end_line, end_offset = _end(node)
+        first, last = node.lineno - 1, end_line - 1
         if first == last:
-            return self.lines[first][node.col_offset:node.end_col_offset].decode("utf-8", "replace")
-        parts = [self.lines[first][node.col_offset:], *self.lines[first + 1:last], self.lines[last][:node.end_col_offset]]
+            return self.lines[first][node.col_offset:end_offset].decode("utf-8", "replace")
+        parts = [self.lines[first][node.col_offset:], *self.lines[first + 1:last], self.lines[last][:end_offset]]
         return b"".join(parts).decode("utf-8", "replace")
+
+
+def end_line(node: Located) -> int:
+    return _end(node)[0]
+
+
+def _end(node: Located) -> tuple[int, int]:
+    """Where a node ends: `ast.parse` always says; a node built by hand may not (then: where it starts)."""
+    if node.end_lineno is None or node.end_col_offset is None:
+        return node.lineno, node.col_offset
+    return node.end_lineno, node.end_col_offset

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import ast
 
+    from portlint.analysis.tree import Located
+
 # Kinds of port a socket was bound to; ("param", k) inside a helper: its k-th parameter.
 ZERO_PORT = "zero"
 SCANNED_PORT = "scanned"
@@ -67,7 +69,7 @@ NOTHING: frozenset = frozenset()
 class Release:
     """How a socket was let go: `close`, `with`, `helper` (closed by a function of the module), `probe`, `del`."""
 
-    node: ast.AST
+    node: Located
     how: str
     helper: str = ""
 
@@ -76,7 +78,7 @@ class Release:
 class Escape:
     """How a port number left the function: `return`, `store`, `pass` (to a call) or `yield`."""
 
-    node: ast.AST | None  # None: the end of the function
+    node: Located | None  # None: the end of the function
     how: str
     target: ast.expr | None = None  # where a stored number went
 
@@ -92,7 +94,7 @@ class SockState:
         """Still open after the function returns."""
         return self.held and self.released is None
 
-    def bound(self, origin: ast.AST | None, kind: Kind) -> SockState:
+    def bound(self, origin: Located | None, kind: Kind) -> SockState:
         return replace(self, binds=frozenset({(origin, kind)}), released=None)
 
 
