@@ -11,6 +11,7 @@ import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
 from rich.table import Table
@@ -22,6 +23,9 @@ from portlint.maprows import BAND, DRAW_ORDER, OVERFLOW, OVERLAP, SHARED, SITE, 
 from portlint.model import Layout
 from portlint.problem import Problem
 from portlint.survey import survey
+
+if TYPE_CHECKING:  # rich.terminal_theme is imported when a picture is exported
+    from rich.terminal_theme import TerminalTheme
 
 DEFAULT_WIDTH = 100
 GLYPHS = {BAND: "█", SITE: "▆", WINDOW: "╍", SHARED: "▒", WRITTEN: "◆", OVERFLOW: "╍", OVERLAP: "✖"}
@@ -418,12 +422,12 @@ def _recorded(lines: list[RenderableType], width: int) -> Console:
     return console
 
 
-def _terminal_theme(theme: str):  # noqa: ANN202 - rich's type, imported lazily
+def _terminal_theme(theme: str) -> TerminalTheme:
     from rich.terminal_theme import DEFAULT_TERMINAL_THEME, SVG_EXPORT_THEME, TerminalTheme
 
     colours = THEMES[theme]
     base = SVG_EXPORT_THEME if theme == "dark" else DEFAULT_TERMINAL_THEME
-    ansi = [tuple(base.ansi_colors[i]) for i in range(16)]
+    ansi = [(c.red, c.green, c.blue) for c in (base.ansi_colors[i] for i in range(16))]
     return TerminalTheme(colours.background, colours.foreground, ansi[:8], ansi[8:])
 
 

@@ -10,8 +10,9 @@ them). The result is the same grid in a browser and in librsvg.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 from xml.sax.saxutils import escape
 
 from rich.color import Color
@@ -81,7 +82,10 @@ def _colors(style: Style, theme: TerminalTheme) -> tuple[str, str]:
     return _hex(fg), bg
 
 
-def _runs(cells: list[Cell], key) -> Iterable[tuple[int, int, object]]:  # noqa: ANN001
+_Key = TypeVar("_Key")
+
+
+def _runs(cells: list[Cell], key: Callable[[Cell], _Key | None]) -> Iterator[tuple[int, int, _Key]]:
     """(start, end, key) of the maximal runs of equal key, key None skipped."""
     start = 0
     while start < len(cells):
@@ -103,7 +107,7 @@ def _backgrounds(cells: list[Cell], top: float) -> list[str]:
 
 def _blocks(cells: list[Cell], top: float) -> list[str]:
     out = []
-    for a, b, (char, fg) in _runs(cells, lambda c: (c.char, c.fg) if c.char in BLOCKS else None):  # type: ignore[misc]
+    for a, b, (char, fg) in _runs(cells, lambda c: (c.char, c.fg) if c.char in BLOCKS else None):
         left, up, wide, high = BLOCKS[char]
         out.append(
             f'<rect x="{_n(_x(a) + left * CELL_WIDTH)}" y="{_n(top + up * LINE_HEIGHT)}" '
@@ -116,7 +120,7 @@ def _texts(cells: list[Cell], top: float) -> list[str]:
     """One `<text>` per run of non-space, non-block characters of one style, at its column."""
     baseline = top + LINE_HEIGHT * 0.75
     out = []
-    for a, b, (fg, bold) in _runs(  # type: ignore[misc]
+    for a, b, (fg, bold) in _runs(
         cells, lambda c: None if c.char.isspace() or c.char in BLOCKS else (c.fg, c.bold),
     ):
         text = escape("".join(c.char for c in cells[a:b]))

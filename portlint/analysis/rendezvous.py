@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from portlint.analysis.tree import FUNCTIONS, dotted
@@ -159,7 +159,7 @@ class _Module:
             if method is None and len(call.args) >= 2:
                 method = call.args[1]
             port = _tcp_port(method) if method is not None else None
-            if port is not None:
+            if port is not None and method is not None:
                 return Start(call, "a process group", port, f"init_method at line {method.lineno}",
                              "destroy_process_group()", "group")
             if method is not None and not _is_env_method(method):
@@ -238,7 +238,7 @@ class _Module:
         return False
 
     # -- repeated starts --------------------------------------------------------
-    def problems(self) -> Iterator[tuple[ast.AST, str]]:
+    def problems(self) -> Iterator[tuple[ast.Call, str]]:
         scopes: list[tuple[str, list[ast.stmt]]] = [("module code", self.tree.body)]
         for statement in ast.walk(self.tree):
             if isinstance(statement, FUNCTIONS):
@@ -261,7 +261,7 @@ class _Module:
                 yield from self._repeated(f"{function.name}()", function, nodes, env, text, in_loop=False)
 
     def _repeated(self, culprit: str, loop: ast.AST, nodes: list[ast.AST], env: dict, text: str,
-                  in_loop: bool = True) -> Iterator[tuple[ast.AST, str]]:
+                  in_loop: bool = True) -> Iterator[tuple[ast.Call, str]]:
         local_env = _env_ports(nodes)
         env = {**env, **local_env}
         for start in self._starts_in(nodes, env):
@@ -289,7 +289,7 @@ class _Module:
 
 
 # -- small helpers -----------------------------------------------------------------
-def _own_nodes(body: list[ast.AST]) -> list[ast.AST]:
+def _own_nodes(body: Sequence[ast.AST]) -> list[ast.AST]:
     """Every node of a block, nested functions and classes left out (they run elsewhere)."""
     found: list[ast.AST] = []
     stack = list(reversed(body))
@@ -306,7 +306,7 @@ def _env_ports(nodes: list[ast.AST]) -> dict[str, tuple[int, int] | None]:
     """`MASTER_PORT`/`VLLM_PORT` set in the nodes: (port, line) for a literal, None when set from a variable."""
     found: dict[str, tuple[int, int] | None] = {}
 
-    def note(key: ast.AST | None, value: ast.AST) -> None:
+    def note(key: ast.expr | None, value: ast.expr) -> None:
         if isinstance(key, ast.Constant) and key.value in _ENV_PORTS:
             port = _int(value)
             found[key.value] = (port, value.lineno) if port is not None else None
