@@ -11,6 +11,7 @@ caller falls back to the enclosing entry, or to line 1.
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 Key = tuple[str | int, ...]
@@ -49,10 +50,8 @@ def yaml_positions(loaded: Any) -> Positions:
 def toml_positions(text: str) -> Positions:
     """Positions of the entries of a TOML document tomllib accepted (best effort, never raises)."""
     scanner = _Toml(text)
-    try:
+    with contextlib.suppress(IndexError, ValueError):  # keep what was found before the shape it did not follow
         scanner.document()
-    except (IndexError, ValueError):
-        pass  # keep what was found before the shape it did not follow
     return scanner.positions
 
 

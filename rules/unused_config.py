@@ -129,7 +129,7 @@ def _selectors(layout: Layout, usage: Usage) -> Iterator[Problem]:
             if any(_selects(band, selector, site) for site in named):
                 continue
             unmatched += 1
-            where = ("bands", band.name, "sites", index)
+            where: tuple[str | int, ...] = ("bands", band.name, "sites", index)
             if (*where, "name") in usage.positions:
                 where = (*where, "name")
             message = f"site selector {selector.name} of band {band.name} matches no site"
