@@ -15,7 +15,7 @@ from portlint import __version__
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
     from portlint.config import Config
-    from portlint.engine import Outcome
+    from portlint.engine import Options, Outcome
     from portlint.report import Context
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
@@ -184,7 +184,7 @@ def _output(path: Path | None) -> Iterator[TextIO | None]:
         yield handle
 
 
-def _add_noqa(config, options, quiet: bool, exit_zero: bool) -> int:  # noqa: ANN001 - engine types imported lazily
+def _add_noqa(config: Config, options: Options, quiet: bool, exit_zero: bool) -> int:
     from portlint.noqa import add_noqa, summary
     from portlint.report import Context, printable
 

@@ -183,10 +183,10 @@ def _commented(engine: Engine, state: FileState, line: int, codes: tuple[str, ..
         content = data[start:at].rstrip(b" \t")
         at = start + len(content)
         label = "ignore[" + ",".join(codes) + "]"
-        comment = f"<!-- portlint: {label} -->" if state.kind == "markdown" else f"# portlint: {label}"
+        added = f"<!-- portlint: {label} -->" if state.kind == "markdown" else f"# portlint: {label}"
         gap = b"" if not content.strip() else b" " if state.kind == "markdown" else b"  "
-        edit = Edit(at, at, gap + comment.encode())
-        span = (at + len(gap), at + len(gap) + len(comment.encode()))
+        edit = Edit(at, at, gap + added.encode())
+        span = (at + len(gap), at + len(gap) + len(added.encode()))
     after = engine.extract(state.path, state.kind, apply(data, [edit]))
     if not _agrees(state, after, line, codes, span):
         return None
