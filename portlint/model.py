@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from portlint.scope import DEFAULT_TEST_PATHS, in_tests
 
 if TYPE_CHECKING:
+    from portlint.analysis.sockets import Facts
     from portlint.frozen import FrozenCheck
     from portlint.rules.unused_config import Usage
 
@@ -165,7 +166,7 @@ class CodeFile:
     path: str
     kind: str
     data: bytes
-    sockets: object = None  # what the code analyses found in it (analysis.sockets.Facts), computed by the extraction
+    sockets: Facts | None = None  # what the code analyses found in it, computed by the extraction
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from portlint.analysis.values import (
 
 if TYPE_CHECKING:
     from portlint.analysis.flow import Summary
+    from portlint.analysis.imports import External
     from portlint.analysis.module import ModuleIndex
 
 CLOSING = frozenset(("close", "server_close"))
@@ -451,7 +452,7 @@ class Evaluator(ABC):
             state.env[port_node.id] = frozenset({Num(sid)})
         return frozenset({Sock(sid)})
 
-    def call_helper(self, node: ast.Call, helper: ast.FunctionDef | ast.AsyncFunctionDef, shift: int,
+    def call_helper(self, node: ast.Call, helper: ast.FunctionDef | ast.AsyncFunctionDef | External, shift: int,
                     receiver: frozenset, positional: list, keywords: dict, state: State) -> frozenset:
         summary = self.index.summary(helper)
         everything = frozenset(v for _, values in [*positional, *keywords.values()] for v in values)

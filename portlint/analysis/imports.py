@@ -155,9 +155,9 @@ class Repository:
                 for export_name, exported in self.module(module).items():
                     found[local + export_name] = External(exported)
                 continue
-            exported = self.module(module).get(name) or self._reexported(module, name)
-            if exported is not None:
-                found[local] = External(exported)
+            direct = self.module(module).get(name) or self._reexported(module, name)
+            if direct is not None:
+                found[local] = External(direct)
             for export_name, inner in self.module(module).items():  # `from M import Worker`: its static methods
                 if export_name.startswith(name + "."):
                     method = export_name[len(name) + 1:]

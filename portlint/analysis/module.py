@@ -36,7 +36,7 @@ class ModuleIndex:
                     self.names[method] = (f"{statement.name}.{name}", statement.name)
         self.nested = [node for node in function_defs(module) if node not in self.names]
 
-    def resolve(self, func: ast.expr, owner: str, self_name: str) -> tuple[Function, int] | None:
+    def resolve(self, func: ast.expr, owner: str, self_name: str) -> tuple[Function | External, int] | None:
         """The module's function a call reaches, and whether it gets an implicit first argument (`self`)."""
         if isinstance(func, ast.Name):
             found = self.functions.get(func.id) or self.externals.get(func.id)
@@ -121,7 +121,8 @@ class ModuleIndex:
                       for name, node in methods.items() if node in hot and "staticmethod" in decorator_names(node)]
         found = []
         for name, node in functions:
-            exported = export(name, self.summary(node))
+            summary = self.summary(node)
+            exported = export(name, summary) if summary is not None else None
             if exported is not None:
                 found.append(exported)
         return tuple(found)

@@ -24,6 +24,7 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import FUNCTIONS, dotted
 
 CODE = "PL604"
@@ -38,16 +39,6 @@ _BLOCKING = frozenset(("run", "call", "check_call", "check_output"))
 _TORCHRUN = re.compile(r"^(?:torchrun|torch\.distributed\.(?:run|launch))$")
 _FLAGS = ("--master-port", "--master_port", "--rdzv-endpoint", "--rdzv_endpoint")
 _DEFAULT_VARS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
-
-
-@dataclass(frozen=True)
-class Finding:
-    line: int
-    column: int  # 1-based, in characters
-    end_line: int
-    end_column: int
-    code: str
-    message: str
 
 
 @dataclass(frozen=True)

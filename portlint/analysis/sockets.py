@@ -46,7 +46,7 @@ class Finding:
     column: int  # 1-based, in characters
     end_line: int
     end_column: int
-    code: str  # PL601 or PL602
+    code: str  # PL601, PL602 (sockets) or PL604 (rendezvous)
     message: str
 
 
@@ -116,7 +116,8 @@ def _findings(layout: Layout) -> dict[str, tuple[Finding, ...]]:
     """Each file's findings, once per layout (PL601, PL602 and PL604 ask in turn)."""
     if _LAST[0] is not layout:
         _LAST[:] = [layout, resolve((f.path, f.data, f.sockets) for f in layout.code_files if f.kind == "python")]
-    return _LAST[1]
+    found: dict[str, tuple[Finding, ...]] = _LAST[1]
+    return found
 
 
 def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple[Finding, ...]]:
