@@ -17,6 +17,7 @@ goes on without it.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import importlib
@@ -135,10 +136,8 @@ def _write(path: Path, data: bytes) -> None:
             out.write(data)
         os.replace(temporary, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
-        except OSError:
-            pass
         raise
 
 

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import importlib
 import mmap
-import re
 import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeGuard
 
 from portlint import analysis, cache, discover, frozen, writer
 from portlint.binding import bind, files_match
@@ -275,29 +274,37 @@ class Engine:
             except FileNotFoundError:
                 return None  # a dangling link: nothing to read
             except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
-                return self._unreadable(path, "cannot read: a symlink loop")
+                self._unreadable(path, "cannot read: a symlink loop")
+                return None
             if not discover.inside(self.config.root, target):
-                return self._skipped(path, "a symlink leading outside the repository")
+                self._skipped(path, "a symlink leading outside the repository")
+                return None
         try:
             status = full.stat()
             if stat.S_ISDIR(status.st_mode):
-                return self._skipped(path, "a directory")
+                self._skipped(path, "a directory")
+                return None
             if not stat.S_ISREG(status.st_mode):
-                return self._skipped(path, "not a regular file")  # a FIFO would block the read
+                self._skipped(path, "not a regular file")  # a FIFO would block the read
+                return None
             if status.st_size > discover.MAX_BYTES:
                 if not self._may_hold_sites(full):
                     return None
-                return self._unreadable(path, f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
+                self._unreadable(path, f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
+                return None
             data = full.read_bytes()
         except FileNotFoundError:
             return None  # listed by git but deleted in the work tree
         except OSError as error:
-            return self._unreadable(path, f"cannot read: {error.strerror or error}")
+            self._unreadable(path, f"cannot read: {error.strerror or error}")
+            return None
         if data.startswith(_WIDE_BOMS):
-            return self._unreadable(path, "UTF-16 or UTF-32 text; portlint reads UTF-8")
+            self._unreadable(path, "UTF-16 or UTF-32 text; portlint reads UTF-8")
+            return None
         nul = data.find(b"\0", 0, 8192)
         if nul != -1:
-            return self._unreadable(path, f"binary: a NUL byte at offset {nul}")
+            self._unreadable(path, f"binary: a NUL byte at offset {nul}")
+            return None
         return data
 
     def _may_hold_sites(self, full: Path) -> bool:
@@ -420,7 +427,7 @@ class Engine:
             if not by_path:
                 break
             for path, problems in by_path.items():
-                chosen = compatible(problem.fix for problem in problems)
+                chosen = compatible(problem.fix for problem in problems if problem.fix is not None)
                 if self._fix_file(files, path, chosen, refused):
                     applied = {id(fix) for fix in chosen}
                     outcome.fixed += len(chosen)
@@ -491,7 +498,7 @@ def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
     return partners
 
 
-def _result_shaped(hit: object) -> bool:
+def _result_shaped(hit: object) -> TypeGuard[tuple[Extraction, frozen.Flat | None]]:
     """A cached (extraction, tree) pair, as this version stores it (anything else is computed again)."""
     return (
         isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], Extraction)

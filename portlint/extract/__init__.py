@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from portlint.model import Command, Site
+
+if TYPE_CHECKING:
+    from portlint.analysis.sockets import Facts
 
 _SUPPRESSION = re.compile(r"portlint:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
@@ -33,7 +37,7 @@ class Extraction:
     error_line: int = 1
     error_column: int = 1
     commands: tuple[Command, ...] = ()
-    sockets: object = None  # Python: what the code analyses found (portlint.analysis.sockets.Facts), plain data
+    sockets: Facts | None = None  # Python: what the code analyses found, plain data
     note: str = ""  # the file is skipped, not broken: why (a template that is YAML only once rendered)
 
 
