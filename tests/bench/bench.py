@@ -1,4 +1,4 @@
-"""How fast `portlint check` is next to just reading the repository (SPEC §8). Not a test.
+"""How fast `portlint check` is next to just reading the repository (Speed, in the README's Design notes). Not a test.
 
     python tests/bench/bench.py [DIR]            # every git repository under DIR (default /work/corpus)
     python tests/bench/bench.py --replica trl    # linearity: a 10x replica of one of them against 1x
