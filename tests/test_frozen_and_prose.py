@@ -68,3 +68,18 @@ def test_running_prose_ignores_lone_numbers_but_not_ranges() -> None:
     found = list(statements(source, 0, len(source.data), "markdown", NameFilter(), ranges_only=True))
     assert [(s.value, s.role) for s in found] == [(2000, "low"), (2999, "high")]
     assert source.data[found[1].start:found[1].end] == b"2999"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the range belongs to the services the clause names, not to the port it is "above"
+    ("- A range of ports above `MASTER_PORT` for Ray internal services (typically 10002-19999)", []),
+    # a name in another clause states nothing about the range
+    ("Set MASTER_PORT; the workers then take 2000-2999.", []),
+    ("`MASTER_PORT` is in 1400-1999", [("MASTER_PORT", 1400), ("MASTER_PORT", 1999)]),
+    ("Masters take 1400-1999 (`cluster.master_port_range_low/high`)",
+     [("cluster.master_port_range_low", 1400), ("cluster.master_port_range_low", 1999)]),
+])
+def test_running_prose_states_a_range_only_for_a_name_beside_it(text: str, expected: list) -> None:
+    source = Source("x.md", text.encode())
+    found = statements(source, 0, len(source.data), "markdown", NameFilter(), ranges_only=True)
+    assert [(s.name, s.value) for s in found] == expected

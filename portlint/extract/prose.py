@@ -33,6 +33,9 @@ _RANGES = (
 )
 _MAX_PORT = 65535
 _DIGIT = re.compile(rb"[0-9]")
+_NEAR_WORDS = 3
+_CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)")
+_WORD = re.compile(r"[^\W\d_][\w-]*")
 
 
 def statements(
@@ -53,6 +56,10 @@ def statements(
     if found is None:
         return
     shape, numbers = found
+    if ranges_only:  # running prose: only a name stated next to the range is what it describes
+        mentioned = _beside(text, mentioned, numbers[0][0], numbers[-1][1])
+        if not mentioned:
+            return
     roles = _roles(shape, len(numbers), mentioned[0])
     for (char_start, char_end, value), (role, offset) in zip(numbers, roles):
         if value > _MAX_PORT:
@@ -73,6 +80,26 @@ def _mentioned(text: str, names: NameFilter) -> Iterator[str]:
             if form not in seen and ("_" in form or "." in form or "-" in form) and names.wants(form):
                 seen.add(form)
                 yield form
+
+
+def _beside(text: str, mentioned: list[str], first: int, last: int) -> list[str]:
+    """The names written in the range's own clause, at most `_NEAR_WORDS` words away.
+
+    "workers 2000–2999 (MIN_WORKER_PORT)" states the workers' range; "a range of
+    ports above `MASTER_PORT` for Ray internal services (typically 10002-19999)"
+    states nothing about MASTER_PORT.
+    """
+    near, implied = [], []
+    for name in mentioned:
+        written = list(re.finditer(rf"(?<![\w.$/-]){re.escape(name)}(?!\w)", text))
+        if not written:  # the high end of `name_low/high`: beside the range when its low end is
+            implied.append(name)
+        for match in written:
+            gap = text[match.end():first] if match.end() <= first else text[last:match.start()]
+            if not _CLAUSE_END.search(gap) and len(_WORD.findall(gap)) <= _NEAR_WORDS:
+                near.append(name)
+                break
+    return near + implied if near else []
 
 
 def _first_range(text: str, ranges_only: bool) -> tuple[str, list[tuple[int, int, int]]] | None:
