@@ -97,6 +97,65 @@ def uses_sockets(kind: str, data: bytes) -> bool:
     return kind == "python" and analysis.worth_reading(data)
 
 
+# -- the per-file stage over many files: in this process, or a fork pool ------------
+PARALLEL_BYTES = 1 << 20  # less input to extract than this and one process is faster (README, "Speed")
+_JOBS: list[tuple[str, str, bytes, bool]] = []  # a pool's work, inherited by its forked workers
+_JOB_NAMES: NameFilter | None = None
+
+
+def extract_many(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter) -> list[tuple[Extraction, frozen.Flat | None]]:
+    """(extraction, tree) of every (path, kind, data, mirrored) job, in order."""
+    workers = _workers(sum(len(job[2]) for job in jobs))
+    if workers > 1 and len(jobs) > 1:
+        try:
+            return _in_pool(jobs, names, workers)
+        except (OSError, ImportError, RuntimeError):  # no fork here, no semaphores, a worker died
+            pass
+    return [_result(extract_file(path, kind, data, names, mirrored)) for path, kind, data, mirrored in jobs]
+
+
+def _workers(size: int) -> int:
+    import os
+
+    wanted = os.environ.get("PORTLINT_WORKERS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)  # a fixed number, whatever the size (1: never a pool)
+    if size < PARALLEL_BYTES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return min(cores, 8)
+
+
+def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[tuple[Extraction, frozen.Flat | None]]:
+    """Workers forked from this process read the jobs from its memory; only the results travel back.
+    Largest files first, one at a time, so no worker is left holding the longest one at the end."""
+    global _JOBS, _JOB_NAMES
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _JOBS, _JOB_NAMES = jobs, names
+    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            done = dict(zip(order, pool.map(_job, order)))
+    finally:
+        _JOBS, _JOB_NAMES = [], None
+    return [done[i] for i in range(len(jobs))]
+
+
+def _job(index: int) -> tuple[Extraction, frozen.Flat | None]:
+    path, kind, data, mirrored = _JOBS[index]
+    assert _JOB_NAMES is not None
+    return _result(extract_file(path, kind, data, _JOB_NAMES, mirrored))
+
+
+def _result(state: FileState) -> tuple[Extraction, frozen.Flat | None]:
+    return state.extraction, state.tree
+
+
 # -- stage: the layout's facts (each a function of plain data) ----------------------
 def failures_of(states: Iterable[FileState]) -> list[Failure]:
     return [
@@ -210,7 +269,7 @@ class Engine:
 
     def _remember(self, state: FileState) -> None:
         assert self.store is not None
-        self.store.put(state.path, self._key(state.kind, state.path, state.data), (state.extraction, state.tree))
+        self.store.put(state.path, self._key(state.kind, state.path, state.data), _result(state))
 
     def scan(self) -> Iterator[tuple[str, FileState]]:
         """Stage read → extract: every listed file worth parsing, extracted."""
@@ -233,22 +292,28 @@ class Engine:
                 yield candidate.path, candidate.kind, data
 
     def extract_all(self, inputs: Iterable[tuple[str, str, bytes]]) -> Iterator[FileState]:
-        """Stage extract: the per-file function over every input, results kept by content when cached."""
+        """Stage extract: the per-file function over every input, in input order. Results are
+        taken from the cache when it has them; the rest are computed, by a pool of processes
+        when there is enough of it to win."""
+        inputs = list(inputs)
         store = self.store
-        for path, kind, data in inputs:
-            if store is None:
-                yield self.extract(path, kind, data)
-                continue
-            hit = store.get(path, self._key(kind, path, data))
-            if _result_shaped(hit):
-                extraction, tree = hit
-                state = FileState(path, kind, data, extraction, tree)
-                self._taken(state)
-                yield state
-            else:
-                state = self.extract(path, kind, data)
-                self._remember(state)
-                yield state
+        keys = [self._key(kind, path, data) for path, kind, data in inputs] if store is not None else []
+        results: list[tuple[Extraction, frozen.Flat | None] | None] = [None] * len(inputs)
+        if store is not None:
+            for i, (path, _, _) in enumerate(inputs):
+                hit = store.get(path, keys[i])
+                if _result_shaped(hit):
+                    results[i] = hit
+        missing = [i for i, result in enumerate(results) if result is None]
+        jobs = [(*inputs[i], inputs[i][0] in self.mirrored) for i in missing]
+        for i, result in zip(missing, extract_many(jobs, self.names)):
+            results[i] = result
+            if store is not None:
+                store.put(inputs[i][0], keys[i], result)
+        for (path, kind, data), (extraction, tree) in zip(inputs, results):  # type: ignore[misc]
+            state = FileState(path, kind, data, extraction, tree)
+            self._taken(state)
+            yield state
 
     def frozen_pairs(self) -> list[frozen.FrozenPair]:
         yaml_files = sorted(p for p, kind in self.listed.items() if kind == "yaml")

@@ -1,0 +1,87 @@
+"""The engine's stages: plain data between them, facts computed for the rules that need them,
+and the per-file stage giving the same results in a fork pool as in one process."""
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from portlint import engine
+from portlint.config import find_config, load_config
+from portlint.engine import FACTS, Engine, Options, needs_of
+from portlint.rules import ALL, CHECKS, JUDGES
+
+DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    target = tmp_path / "demo"
+    shutil.copytree(DEMO, target)
+    return target
+
+
+def _jobs(root: Path) -> tuple[list[tuple[str, str, bytes, bool]], Engine]:
+    run = Engine(load_config(find_config(root), root), Options())
+    return [(path, kind, data, path in run.mirrored) for path, kind, data in run.read_all()], run
+
+
+def test_every_rule_declares_the_facts_it_reads() -> None:
+    for rule in ALL:
+        assert rule.NEEDS <= FACTS, rule.CODE
+    assert {rule.CODE for rule in JUDGES} == {"PL002"} and not set(CHECKS) & set(JUDGES)
+
+
+def test_a_rule_that_declares_nothing_gets_every_fact() -> None:
+    assert needs_of([SimpleNamespace(CODE="PL999")]) == FACTS
+    assert needs_of([SimpleNamespace(NEEDS=frozenset({"commands"}))]) == {"commands"}
+
+
+def test_only_the_facts_the_selected_rules_need_are_computed(demo: Path) -> None:
+    config = load_config(find_config(demo), demo)
+    layout = lambda **options: (lambda e: e.layout(dict(e.scan())))(Engine(config, Options(**options)))  # noqa: E731
+    full = layout()
+    assert full.frozen and full.commands
+    narrow = layout(select=("PL101",))
+    assert narrow.sites == full.sites and narrow.frozen == () and narrow.commands == ()
+    assert layout(select=("PL401",)).frozen == full.frozen
+
+
+def test_the_per_file_results_are_plain_data(demo: Path) -> None:
+    jobs, _ = _jobs(demo)
+    results = engine.extract_many(jobs, _jobs(demo)[1].names)
+    assert pickle.loads(pickle.dumps(results)) == results
+    assert any(tree is not None for _, tree in results)  # the demo's frozen pairs
+
+
+def test_a_fork_pool_gives_what_one_process_gives(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs, run = _jobs(demo)
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    serial = engine.extract_many(jobs, run.names)
+    monkeypatch.setenv("PORTLINT_WORKERS", "2")
+    assert engine.extract_many(jobs, run.names) == serial
+    config = load_config(find_config(demo), demo)
+    pooled = Engine(config, Options()).run()
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    assert pooled.problems == Engine(config, Options()).run().problems
+
+
+def test_without_a_pool_the_work_is_done_here(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs, run = _jobs(demo)
+    serial = engine.extract_many(jobs, run.names)
+
+    def no_pool(*args: object) -> None:
+        raise OSError("no fork here")
+
+    monkeypatch.setattr(engine, "_in_pool", no_pool)
+    monkeypatch.setenv("PORTLINT_WORKERS", "2")
+    assert engine.extract_many(jobs, run.names) == serial
+
+
+def test_small_inputs_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PORTLINT_WORKERS", raising=False)
+    assert engine._workers(engine.PARALLEL_BYTES - 1) == 1
+    assert engine._workers(engine.PARALLEL_BYTES) >= 1
