@@ -172,12 +172,22 @@ def encode(value: Any) -> Any:
         return ["d", *(encode(x) for item in value.items() for x in item)]
     if isinstance(value, bytes):
         return ["b", value.hex()]
-    cls = type(value)
-    if dataclasses.is_dataclass(value) and cls.__module__.startswith("portlint.") and _constructible(cls):
-        tag = f"@{cls.__module__}:{cls.__qualname__}"
-        _CLASSES.setdefault(tag, cls)
-        return [tag, *(encode(getattr(value, f.name)) for f in dataclasses.fields(cls))]
-    raise TypeError(f"not cacheable: {cls.__name__}")
+    shape = _SHAPES.get(type(value)) or _shape(type(value))
+    tag, names = shape
+    return [tag, *(encode(getattr(value, name)) for name in names)]
+
+
+_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
+def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
+    """A portlint dataclass's tag and field names; TypeError for anything else."""
+    if not (dataclasses.is_dataclass(cls) and cls.__module__.startswith("portlint.") and _constructible(cls)):
+        raise TypeError(f"not cacheable: {cls.__name__}")
+    tag = f"@{cls.__module__}:{cls.__qualname__}"
+    _CLASSES.setdefault(tag, cls)
+    _SHAPES[cls] = tag, tuple(f.name for f in dataclasses.fields(cls))
+    return _SHAPES[cls]
 
 
 def decode(value: Any) -> Any:
@@ -200,9 +210,8 @@ def decode(value: Any) -> Any:
     if tag == "b":
         return bytes.fromhex(items[0])
     cls = _CLASSES.get(tag) or _class(tag)
-    fields = dataclasses.fields(cls)
-    if len(fields) != len(items):
-        raise ValueError(f"{tag}: {len(items)} fields, expected {len(fields)}")
+    if len(_SHAPES[cls][1]) != len(items):
+        raise ValueError(f"{tag}: {len(items)} fields, expected {len(_SHAPES[cls][1])}")
     return cls(*map(decode, items))
 
 
@@ -214,9 +223,12 @@ def _class(tag: str) -> type:
     cls: Any = importlib.import_module(module)
     for part in name.split("."):
         cls = getattr(cls, part)
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls) and _constructible(cls)):
+    if not isinstance(cls, type) or cls.__module__ != module:
         raise ValueError(f"not a portlint dataclass: {tag!r}")
-    _CLASSES[tag] = cls
+    try:
+        _shape(cls)
+    except TypeError:
+        raise ValueError(f"not a portlint dataclass: {tag!r}") from None
     return cls
 
 
