@@ -142,9 +142,14 @@ def _git_init(root: Path) -> None:
     subprocess.run(["git", "add", "-A"], cwd=root, check=True)
 
 
+# As a user runs it: bytecode cached (an environment that forbids writing it would make every
+# run compile portlint from source), the cache not switched off.
+ENV = {name: value for name, value in os.environ.items() if name not in ("PYTHONDONTWRITEBYTECODE", "PORTLINT_NO_CACHE")}
+
+
 def _run(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,)) -> float:
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
     elapsed = time.perf_counter() - start
     if done.returncode not in exit_codes:
         sys.exit(f"{command[0]} exited {done.returncode} in {cwd}: {done.stderr.decode(errors='replace')[-2000:]}")
