@@ -121,11 +121,14 @@ def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> It
     included = pathspec.GitIgnoreSpec.from_lines(include)
     excluded = pathspec.GitIgnoreSpec.from_lines([*DEFAULT_EXCLUDE, *exclude])
     for path in sorted(_listed(root)):
+        suffix = os.path.splitext(path)[1].lower()
+        if suffix and suffix not in _KINDS:
+            continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
         if excluded.match_file(path):
             continue
         if included.match_file(path):
-            kind = _KINDS.get(os.path.splitext(path)[1].lower(), "")
-        elif not os.path.splitext(os.path.basename(path))[1]:
+            kind = _KINDS.get(suffix, "")
+        elif not suffix:
             kind = "shell" if kind_of(path, _head(root / path)) == "shell" else ""
         else:
             kind = ""
