@@ -191,28 +191,28 @@ def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
 
 
 def decode(value: Any) -> Any:
-    if not isinstance(value, list):
+    if type(value) is not list:
         if isinstance(value, dict):
             raise ValueError("a bare mapping")
         return value
-    tag, items = value[0], value[1:]
+    tag = value[0]
+    items = [decode(x) if type(x) is list else x for x in value[1:]]  # most items are plain: no call
     if tag == "t":
-        return tuple(map(decode, items))
+        return tuple(items)
     if tag == "l":
-        return list(map(decode, items))
+        return items
     if tag == "f":
-        return frozenset(map(decode, items))
+        return frozenset(items)
     if tag == "s":
-        return set(map(decode, items))
+        return set(items)
     if tag == "d":
-        decoded = list(map(decode, items))
-        return dict(zip(decoded[::2], decoded[1::2]))
+        return dict(zip(items[::2], items[1::2]))
     if tag == "b":
         return bytes.fromhex(items[0])
     cls = _CLASSES.get(tag) or _class(tag)
     if len(_SHAPES[cls][1]) != len(items):
         raise ValueError(f"{tag}: {len(items)} fields, expected {len(_SHAPES[cls][1])}")
-    return cls(*map(decode, items))
+    return cls(*items)
 
 
 def _class(tag: str) -> type:
