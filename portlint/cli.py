@@ -138,6 +138,7 @@ def check(  # noqa: PLR0913
         if fix or diff:
             raise click.UsageError("--add-noqa writes comments only: it cannot be combined with --fix or --diff")
         return _add_noqa(config, options, quiet, exit_zero)
+    _fewer_collections()
     outcome = run(config, options)
     with _output(output_file) as out:
         context = Context(config.root, Path.cwd(), unsafe_fixes, color=output_file is None and _use_color(no_color))
@@ -199,6 +200,13 @@ def _add_noqa(config: Config, options: Options, quiet: bool, exit_zero: bool) ->
         click.echo(summary(outcome))
     _not_in_git_note(config, quiet)
     return EXIT_CLEAN if exit_zero or not (outcome.refused or outcome.write_errors) else EXIT_PROBLEMS
+def _fewer_collections() -> None:
+    """A check allocates millions of short-lived objects (parse trees, YAML nodes) and few cycles:
+    collecting every 700 allocations took ~20% of a run; every 100,000 keeps memory bounded."""
+    import gc
+
+    gc.freeze()  # what is loaded by now (modules, the config) is never garbage
+    gc.set_threshold(100_000, 50, 1000)
 
 
 def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
