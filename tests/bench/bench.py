@@ -18,6 +18,7 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -147,13 +148,17 @@ def _git_init(root: Path) -> None:
 ENV = {name: value for name, value in os.environ.items() if name not in ("PYTHONDONTWRITEBYTECODE", "PORTLINT_NO_CACHE")}
 
 
-def _run(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,)) -> float:
+def _run(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """Wall seconds, and CPU seconds (user + system, the process and its children): on a machine
+    others load, wall time says what a user waits, CPU time what the work costs."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in exit_codes:
         sys.exit(f"{command[0]} exited {done.returncode} in {cwd}: {done.stderr.decode(errors='replace')[-2000:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def portlint_command(path: str | None) -> list[str]:
@@ -174,19 +179,20 @@ def floor_python(portlint: list[str]) -> str:
 
 
 def measure(root: Path, portlint: list[str], runs: int) -> dict[str, float]:
-    """Median floor, cold and warm seconds over `runs` alternating rounds (after one warm-up round)."""
+    """Median floor, cold and warm seconds (wall, and CPU as `*_cpu`) over `runs` alternating
+    rounds, after one warm-up round."""
     check = [*portlint, "check", "--exit-zero", "-q"]
     python = floor_python(portlint)
-    times: dict[str, list[float]] = {"floor": [], "cold": [], "warm": []}
+    times: dict[str, list[float]] = {}
     for round_ in range(runs + 1):
         floor = _run([python, "-c", FLOOR], root)
         shutil.rmtree(root / CACHE, ignore_errors=True)
         cold = _run(check, root)
         warm = _run(check, root)
         if round_:
-            times["floor"].append(floor)
-            times["cold"].append(cold)
-            times["warm"].append(warm)
+            for name, (wall, cpu) in (("floor", floor), ("cold", cold), ("warm", warm)):
+                times.setdefault(name, []).append(wall)
+                times.setdefault(f"{name}_cpu", []).append(cpu)
     return {name: statistics.median(values) for name, values in times.items()}
 
 
@@ -197,13 +203,18 @@ def size(root: Path) -> tuple[int, float]:
 
 
 def header() -> None:
-    print(f"{'repository':<14} {'files':>6} {'MiB':>6} {'floor s':>8} {'cold s':>7} {'warm s':>7} {'cold/floor':>10} {'warm/floor':>10}")
+    print(f"{'':<27} {'--------------- wall ---------------':>44}   {'---------------- CPU ----------------':>44}")
+    columns = f"{'floor s':>8} {'cold s':>7} {'warm s':>7} {'cold/floor':>10} {'warm/floor':>10}"
+    print(f"{'repository':<14} {'files':>6} {'MiB':>5} {columns}   {columns}")
 
 
 def row(name: str, root: Path, figures: dict[str, float]) -> dict[str, float | str | int]:
     files, mib = size(root)
-    floor, cold, warm = figures["floor"], figures["cold"], figures["warm"]
-    print(f"{name:<14} {files:>6} {mib:>6.1f} {floor:>8.3f} {cold:>7.3f} {warm:>7.3f} {cold / floor:>9.2f}x {warm / floor:>9.2f}x", flush=True)
+    cells = []
+    for suffix in ("", "_cpu"):
+        floor, cold, warm = (figures[f"{n}{suffix}"] for n in ("floor", "cold", "warm"))
+        cells.append(f"{floor:>8.3f} {cold:>7.3f} {warm:>7.3f} {cold / floor:>9.2f}x {warm / floor:>9.2f}x")
+    print(f"{name:<14} {files:>6} {mib:>5.1f} {cells[0]}   {cells[1]}", flush=True)
     return {"repository": name, "files": files, "mib": round(mib, 2), **figures}
 
 
@@ -218,10 +229,11 @@ def corpus(directory: Path, only: list[str], portlint: list[str], runs: int) -> 
             root = Path(temp) / repository.name
             shutil.copytree(repository, root, symlinks=True)
             results.append(row(repository.name, root, measure(root, portlint, runs)))
-    ratios = [r["cold"] / r["floor"] for r in results]
-    warm = [r["warm"] / r["floor"] for r in results]
-    print(f"median cold/floor {statistics.median(ratios):.2f}x (worst {max(ratios):.2f}x), "
-          f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
+    for suffix, what in (("", "wall"), ("_cpu", "CPU")):
+        cold = [r[f"cold{suffix}"] / r[f"floor{suffix}"] for r in results]
+        warm = [r[f"warm{suffix}"] / r[f"floor{suffix}"] for r in results]
+        print(f"{what}: median cold/floor {statistics.median(cold):.2f}x (worst {max(cold):.2f}x), "
+              f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
     return results
 
 
@@ -234,8 +246,9 @@ def replica(source: Path, times: int, portlint: list[str], runs: int) -> list[di
             build_replica(source, root, copies)
             results.append(row(f"{source.name} x{copies}", root, measure(root, portlint, runs)))
     one, many = results
-    print(f"{times}x replica: cold {many['cold'] / one['cold']:.2f}x the 1x time, warm {many['warm'] / one['warm']:.2f}x, "
-          f"floor {many['floor'] / one['floor']:.2f}x")
+    for suffix, what in (("", "wall"), ("_cpu", "CPU")):
+        print(f"{times}x replica ({what}): cold {many['cold' + suffix] / one['cold' + suffix]:.2f}x the 1x time, "
+              f"warm {many['warm' + suffix] / one['warm' + suffix]:.2f}x, floor {many['floor' + suffix] / one['floor' + suffix]:.2f}x")
     return results
 
 
@@ -250,7 +263,7 @@ def demo(copies: int, keep: Path | None, portlint: list[str], runs: int) -> list
             files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
             yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
             lint = statistics.median(
-                _run([sys.executable, "-m", "yamllint", "-f", "parsable", *yaml_files], root, (0, 1)) for _ in range(runs)
+                _run([sys.executable, "-m", "yamllint", "-f", "parsable", *yaml_files], root, (0, 1))[0] for _ in range(runs)
             )
             print(f"yamllint over {len(yaml_files)} YAML files: {lint:.3f} s (cold/yamllint {result['cold'] / lint:.2f})")
         if keep:
