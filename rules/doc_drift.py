@@ -43,10 +43,14 @@ def check(layout: Layout) -> Iterator[Problem]:
 
 
 def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
-    """Each name written in configs, scripts or code -> its distinct values, first site each."""
+    """Each name written in configs, scripts or code -> its distinct values, first site each.
+
+    A test's values (`test_paths`) are the test's own (`{"MASTER_PORT": "12355"}` in a test's
+    environment): what a doc describes is what the code outside the tests defines.
+    """
     defined: dict[str, dict[int, Site]] = defaultdict(dict)
     for site in layout.code_sites:
-        if not site.derived:
+        if not site.derived and not layout.in_tests(site.path):
             for name in site.names:
                 defined[name].setdefault(site.value, site)
     return defined
