@@ -1,14 +1,14 @@
 """A process group or engine is started per iteration on one fixed rendezvous port, and never torn down.
 
 What it does: flags Python code that, inside a loop or comprehension (or once
-per parametrized test case), starts something that listens on a rendezvous
+per test case: a parametrized test, a test class's `setUp`), starts something that listens on a rendezvous
 port — `torch.distributed.init_process_group(...)`, `vllm.LLM(...)`,
 `sglang.Engine(...)`, `mp.spawn(worker, join=False)` of a worker that starts a
 process group, `subprocess.Popen` of `torchrun` — on a fixed port (`MASTER_PORT`
 or `VLLM_PORT` set to a literal, `init_method="tcp://host:N"`, `--master-port N`,
 an engine's `port=N`), and does not end it in the same iteration
 (`destroy_process_group()`, `llm.shutdown()`, `del llm` plus `gc.collect()`,
-`proc.wait()`, `ctx.join()`). Starts inside the module's own helpers called in
+`proc.wait()`, `ctx.join()`; for `setUp`, in `tearDown`). Starts inside the module's own helpers called in
 the loop count, and so do teardowns inside them. The message names the port,
 where it was fixed, the loop and the missing teardown.
 Not flagged: a port that changes per iteration (not a literal), a group

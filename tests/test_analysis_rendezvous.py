@@ -106,3 +106,24 @@ def test_engines_need_a_fixed_port_and_a_missing_shutdown() -> None:
             llm = LLM(model=m)
             del llm
     """) == [4]
+
+
+def test_a_test_class_set_up_starts_per_test_and_its_tear_down_ends_it() -> None:
+    assert lines("""\
+        import unittest
+        import torch.distributed as dist
+        class TestLeaks(unittest.TestCase):
+            def setUp(self):
+                dist.init_process_group("gloo", init_method="tcp://localhost:12356", rank=0, world_size=1)
+        class TestCleans(unittest.TestCase):
+            def setUp(self):
+                if not dist.is_initialized():
+                    dist.init_process_group("gloo", init_method="tcp://localhost:12357", rank=0, world_size=1)
+            def tearDown(self):
+                if dist.is_initialized():
+                    dist.destroy_process_group()
+        class TestOnce(unittest.TestCase):
+            @classmethod
+            def setUpClass(cls):
+                dist.init_process_group("gloo", init_method="tcp://localhost:12358", rank=0, world_size=1)
+    """) == [5]

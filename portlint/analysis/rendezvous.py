@@ -10,7 +10,8 @@ literal in `os.environ` (in the function, the caller or the module),
 `port=`/`nccl_port=` keyword of an engine.
 
 A start repeated per iteration — in a loop or comprehension, called through a
-module function, or in a parametrized test — without its teardown in the same
+module function, in a parametrized test, or in a test class's `setUp` (whose
+teardown belongs in `tearDown`) — without its teardown in the same
 iteration (`destroy_process_group()`, `engine.shutdown()`, `del engine` and
 `gc.collect()`, `proc.wait()`/`communicate()`/`kill()`, `ctx.join()`) is a
 finding: the second iteration finds the port still held and dies with
@@ -250,9 +251,25 @@ class _Module:
                 env = {**self.module_env, **_env_ports(nodes)}
                 text = f"each parametrized case of {function.name}() (@pytest.mark.parametrize, line {function.lineno})"
                 yield from self._repeated(f"{function.name}()", function, nodes, env, text, in_loop=False)
+        for cls in ast.walk(self.tree):
+            if isinstance(cls, ast.ClassDef):
+                yield from self._per_test(cls)
+
+    def _per_test(self, cls: ast.ClassDef) -> Iterator[tuple[ast.Call, str]]:
+        """`setUp` (`setup_method`) runs before each test of the class: its teardown is `tearDown`'s job."""
+        methods = {item.name: item for item in cls.body if isinstance(item, FUNCTIONS)}
+        for setup, teardown in (("setUp", "tearDown"), ("setup_method", "teardown_method")):
+            if setup in methods:
+                nodes = _own_nodes(methods[setup].body)
+                after = _own_nodes(methods[teardown].body) if teardown in methods else []
+                env = {**self.module_env, **_env_ports(nodes)}
+                text = f"{setup}() of {cls.name}, run before each of its tests"
+                yield from self._repeated(f"{cls.name}.{setup}()", methods[setup], nodes, env, text,
+                                          in_loop=False, after=after)
 
     def _repeated(self, culprit: str, loop: ast.AST, nodes: list[ast.AST], env: dict, text: str,
-                  in_loop: bool = True) -> Iterator[tuple[ast.Call, str]]:
+                  in_loop: bool = True, after: Sequence[ast.AST] = ()) -> Iterator[tuple[ast.Call, str]]:
+        """Starts in `nodes` (one iteration, one case) not ended there or in `after` (a tearDown method)."""
         local_env = _env_ports(nodes)
         env = {**env, **local_env}
         for start in self._starts_in(nodes, env):
@@ -263,7 +280,7 @@ class _Module:
                 if fixed is None:
                     continue
                 port, where = fixed[0], f"{variable} at line {fixed[1]}"
-            if self._torn_down(start, nodes):
+            if self._torn_down(start, [*nodes, *after]):
                 continue
             var = start.var or _bound_name(start.node, nodes) or _DEFAULT_VARS[start.kind]
             teardown = start.teardown.format(var=var)
