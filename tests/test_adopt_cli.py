@@ -59,6 +59,7 @@ def test_a_config_in_dot_github_configures_the_repository(repo: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_from_a_subdirectory_every_path_in_a_message_is_relative_to_it_too(repo: Path) -> None:
     assert portlint(repo / "svc", "--config", "../.github/portlint.yaml") == (1, (
         "a.yaml:2:9: PL202 port 8081 written by 2 services: web.port=8081 (band web) at a.yaml:2; api.port=8081 at b.yaml:2\n"
@@ -173,6 +174,7 @@ def test_default_excludes_apply_in_git(repo: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_outside_git_the_walk_honours_gitignore_files_and_the_defaults_and_says_so(tmp_path: Path) -> None:
     root = tmp_path / "plain"
     write(root / ".portlint.yaml", LAYOUT)
@@ -214,6 +216,7 @@ def test_diff_prints_only_the_diff_on_stdout_and_the_summary_on_stderr(repo: Pat
     assert (repo / "svc" / "a.yaml").read_text() == "web:\n  port: 8081\n"  # nothing written
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", [".", "svc"])
 def test_the_diff_applies_with_git_apply(repo: Path, where: str) -> None:
     cwd = repo / where
@@ -280,6 +283,7 @@ def test_a_file_named_like_a_command_is_still_a_path(repo: Path) -> None:
     assert (code, err) == (0, "") and out == "All checks passed!\n"
 
 
+@pytest.mark.slow
 def test_help_prints_the_help_of_portlint_and_of_a_command(repo: Path) -> None:
     code, out, err = portlint(repo, "help")
     assert (code, err) == (0, "") and out.startswith("Usage: portlint [OPTIONS] COMMAND [ARGS]...\n")

@@ -77,6 +77,7 @@ def test_a_warm_run_computes_nothing_and_reports_the_same(demo: Path, extracted:
     assert warm.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
 
 
+@pytest.mark.slow
 def test_the_cli_output_is_the_same_cold_warm_and_without_the_cache(demo: Path) -> None:
     cold = _cli(demo, "--output-format", "json")
     assert (demo / cache.DIRECTORY).is_dir()
@@ -150,6 +151,7 @@ def test_a_new_portlint_or_new_names_miss(demo: Path, extracted: list[str], monk
     assert cache.salt(["a"]) != cache.salt(["b"]) != cache.salt([])  # the config's selector names
 
 
+@pytest.mark.slow
 def test_no_cache_and_the_environment_variable_write_nothing(demo: Path) -> None:
     assert _cli(demo, "--no-cache").returncode == 1
     assert not (demo / cache.DIRECTORY).exists()
@@ -196,6 +198,7 @@ def test_a_diff_run_caches_the_files_as_they_are_on_disk(demo: Path, extracted: 
     assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
 
 
+@pytest.mark.slow
 def test_concurrent_runs_leave_a_whole_index(demo: Path) -> None:
     env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
     runs = [subprocess.Popen([PORTLINT, "check", "-q"], cwd=demo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
@@ -220,6 +223,7 @@ def test_the_codec_round_trips_every_result_shape() -> None:
         cache.encode(object())
 
 
+@pytest.mark.slow
 def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Path, extracted: list[str]) -> None:
     """Each case's repository, all rules on: the cache changes nothing anywhere."""
     for number, case in enumerate(CASES):

@@ -196,6 +196,7 @@ def test_the_svg_relies_on_no_space_and_every_text_sits_at_its_column() -> None:
     assert words[:2] == ["portlint", "map"]  # the title's words stay apart
 
 
+@pytest.mark.slow
 def test_no_problems_leaves_the_list_out() -> None:
     with_list, without = _svg("fixtures/demo"), _svg("fixtures/demo", "--no-problems")
     assert ">Problems<" in with_list and ">Problems<" not in without
@@ -203,6 +204,7 @@ def test_no_problems_leaves_the_list_out() -> None:
     assert ">ray-dashboard<" in without
 
 
+@pytest.mark.slow
 def test_themes_differ_in_background_and_zones() -> None:
     dark, light = _svg("fixtures/demo"), _svg("fixtures/demo", "--theme", "light")
     background = '<rect width="100%" height="100%" fill="{}"/>'

@@ -139,6 +139,7 @@ def test_the_workflow_uses_the_action_with_its_inputs_and_the_plain_steps_run_th
     assert code == 0 and json.loads(out)["version"] == "2.1.0"
 
 
+@pytest.mark.slow
 def test_the_add_noqa_transcript_is_what_it_prints_on_the_demo(tmp_path: Path) -> None:
     transcript = _blocks(_section("## Adopting portlint on an existing repository"))[0].splitlines()
     command, printed = transcript[0].removeprefix("$ "), transcript[1:]

@@ -49,6 +49,7 @@ def run_harness(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) 
     return printed, [line.split("\t") for line in lines[1:]]
 
 
+@pytest.mark.slow
 def test_three_modes_counts_and_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = git_repo(tmp_path / "corpus" / "demo", {"svc.py": SVC, "conf.yaml": CONF})
     printed, rows = run_harness(tmp_path, capsys)
@@ -81,6 +82,7 @@ def test_three_modes_counts_and_rows(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout == ""
 
 
+@pytest.mark.slow
 def test_a_failing_mode_is_reported_and_the_others_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     git_repo(tmp_path / "corpus" / "broken", {".portlint.yaml": "bands: [1, 2\n", "svc.py": SVC})
     git_repo(tmp_path / "corpus" / "demo", {"svc.py": SVC, "conf.yaml": CONF})

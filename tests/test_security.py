@@ -87,6 +87,7 @@ def test_a_python_object_tag_in_the_config_is_not_constructed(
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_nothing_is_executed_in_a_separate_process_either(tmp_path: Path) -> None:
     marker = tmp_path / "executed.marker"
     repo = _booby_trapped_repo(tmp_path / "repo", marker)

@@ -5,6 +5,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from installed import PORTLINT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +21,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_a_layout_change_reports_the_stale_copy_and_docs_and_fix_repairs_them(tmp_path: Path) -> None:
     demo = tmp_path / "demo"
     shutil.copytree(ROOT / "fixtures" / "demo", demo)
