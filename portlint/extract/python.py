@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from portlint import analysis
+from portlint.analysis.tree import dotted
 from portlint.extract import Extraction, Suppression, prose, python_commands, suppression_in
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
@@ -70,18 +71,6 @@ def extract(source: Source, names: NameFilter) -> Extraction:
 def _socket_findings(data: bytes, tree: ast.Module) -> analysis.sockets.Facts | None:
     """PL601/PL602/PL604's findings, from the tree just built: the code analyses never parse again."""
     return analysis.facts(data, tree) if analysis.worth_reading(data) else None
-
-
-def dotted(node: ast.AST) -> str:
-    """`os.environ.get` for an attribute chain of names, "" for anything else."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 class _SiteFinder(ast.NodeVisitor):

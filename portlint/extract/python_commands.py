@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from portlint.analysis.tree import dotted
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -84,7 +85,7 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
-        if _dotted(node.func) in _RUNNERS and node.args:
+        if dotted(node.func) in _RUNNERS and node.args:
             self._read(node.args[0])
         self.generic_visit(node)
 
@@ -208,14 +209,3 @@ def _scanned(source: Source, pieces: list[_Piece]) -> list[Command]:
             command, line=line, column=column, end_line=end_line, end_column=end_column,
         ))
     return found
-
-
-def _dotted(node: ast.AST) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
