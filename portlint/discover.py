@@ -153,8 +153,12 @@ def _head(path: Path) -> bytes:
         return b""
 
 
+_LISTED_BY: dict[Path, bool] = {}  # root -> whether git listed its files (this process's last listing)
+
+
 def _listed(root: Path) -> Iterable[str]:
     files = _git_files(root)
+    _LISTED_BY[root] = files is not None
     return files if files is not None else _walk(root)
 
 
@@ -170,7 +174,10 @@ def _git_files(root: Path) -> list[str] | None:
 
 
 def in_git(root: Path) -> bool:
-    """True when git lists the files of `root` (else the walk does)."""
+    """True when git lists the files of `root` (else the walk does): known without asking
+    git again once this process has listed them."""
+    if root in _LISTED_BY:
+        return _LISTED_BY[root]
     try:
         subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, check=True)
     except (OSError, subprocess.CalledProcessError):
