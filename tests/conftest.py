@@ -1,4 +1,4 @@
-"""Suite-wide settings.
+"""Suite-wide settings and fixtures.
 
 The content cache stays off unless a test turns it on (tests/test_cache.py does,
 and runs every fixture case cold and warm): a test comparing a repository's
@@ -7,5 +7,20 @@ files before and after a run then sees only the files portlint checks and fixes.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("PORTLINT_NO_CACHE", "1")
+
+DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
+
+
+@pytest.fixture
+def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the demo repository, as the working directory."""
+    target = tmp_path / "demo"
+    shutil.copytree(DEMO, target)
+    monkeypatch.chdir(target)
+    return target

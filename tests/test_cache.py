@@ -31,14 +31,6 @@ def cache_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    target = tmp_path / "demo"
-    shutil.copytree(DEMO, target)
-    monkeypatch.chdir(target)
-    return target
-
-
-@pytest.fixture
 def extracted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths the per-file stage computed (not taken from the cache), in order."""
     calls: list[str] = []

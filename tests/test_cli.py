@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,14 +12,6 @@ from portlint.cli import main
 from installed import PORTLINT
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
-
-
-@pytest.fixture
-def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    target = tmp_path / "demo"
-    shutil.copytree(DEMO, target)
-    monkeypatch.chdir(target)
-    return target
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:

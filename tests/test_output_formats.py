@@ -22,14 +22,6 @@ DEMO = TESTS.parent / "fixtures" / "demo"
 SARIF_SCHEMA = json.loads((TESTS / "schemas" / "sarif-2.1.0.json").read_text())
 
 
-@pytest.fixture
-def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    target = tmp_path / "demo"
-    shutil.copytree(DEMO, target)
-    monkeypatch.chdir(target)
-    return target
-
-
 def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     code = main(args)
     return code, capsys.readouterr().out

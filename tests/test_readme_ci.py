@@ -53,14 +53,6 @@ def _blocks(text: str, language: str = "") -> list[str]:
     return blocks
 
 
-@pytest.fixture
-def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    target = tmp_path / "demo"
-    shutil.copytree(DEMO, target)
-    monkeypatch.chdir(target)
-    return target
-
-
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     capsys.readouterr()
     code = main(list(args))
