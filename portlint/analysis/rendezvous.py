@@ -30,7 +30,16 @@ from portlint.analysis.tree import FUNCTIONS, dotted
 
 CODE = "PL604"
 _STARTS = re.compile(rb"init_process_group|LLM\s*\(|Engine\s*\(|spawn\s*\(|torchrun|torch\.distributed\.(?:run|launch)")
-_PORTS = re.compile(rb"MASTER_PORT|VLLM_PORT|tcp://|master[-_]port|rdzv[-_]endpoint|port\s*=")
+# A start is judged only on a literal port, so a file is read only where one is
+# written next to what would carry it: an environment key with its value, a
+# tcp:// address, a launcher flag, or a port keyword (the literal's shapes: `_int`,
+# `_tcp_port`, `_FLAGS`, `_ENGINE_PORT_KEYWORDS`).
+_PORTS = re.compile(
+    rb"(?:MASTER|VLLM)_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d"
+    rb"|tcp://[^\"'\s]*:\d"
+    rb"|--(?:master[-_]port|rdzv[-_]endpoint)[=\s\"',]*(?:[^\"'\s]*:)?\d"
+    rb"|port\s*=\s*(?:str\(|int\()?[\"']?\d"
+)
 _ENV_PORTS = ("MASTER_PORT", "VLLM_PORT")
 _ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
 _WAITS = frozenset(("wait", "communicate", "kill", "terminate", "join", "shutdown", "close"))
