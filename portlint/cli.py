@@ -300,8 +300,8 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
     """Write a starter .portlint.yaml inferred from the ports found in the repository."""
     from portlint.config import load_config
     from portlint.engine import Options, run
+    from portlint.init.starter import init as write_starter
     from portlint.report import text
-    from portlint.starter import init as write_starter
 
     written, starter = write_starter(path or Path.cwd(), ephemeral_floor, force)
     shown = os.path.relpath(written, Path.cwd())
@@ -360,7 +360,7 @@ def map_command(  # noqa: PLR0913
     width: int, theme: str, no_problems: bool,
 ) -> int:
     """Draw the layout: bands, sites, the floor, and every overlap and violation."""
-    from portlint import layoutmap  # imports rich: only this command pays for it
+    from portlint.map import render as layoutmap  # imports rich: only this command pays for it
 
     start = path or Path.cwd()
     lines = layoutmap.draw(start, config_args, width, theme, problems=not no_problems)
@@ -384,9 +384,9 @@ def map_command(  # noqa: PLR0913
               show_default=True, help="Where to read the kernel's settings and listeners.")
 def host(path: Path | None, config_args: tuple[str, ...], proc_root: Path) -> int:
     """Check the layout against this machine: ephemeral range, reserved ports, listeners."""
-    from portlint import host as host_check
-    from portlint import procfs
-    from portlint.survey import survey
+    from portlint.host import check as host_check
+    from portlint.host import procfs
+    from portlint.scan import scan
 
     try:
         kernel = procfs.read_kernel(proc_root)
@@ -395,7 +395,7 @@ def host(path: Path | None, config_args: tuple[str, ...], proc_root: Path) -> in
         return EXIT_ERROR
     for note in kernel.notes:
         click.echo(f"portlint: {note}", err=True)
-    found = survey(path or Path.cwd(), config_args, with_problems=False)
+    found = scan(path or Path.cwd(), config_args, with_problems=False)
     findings = host_check.compare(found.layout, kernel)
     click.echo(host_check.render(findings, kernel, found.config.root, Path.cwd()), nl=False)
     return EXIT_PROBLEMS if findings else EXIT_CLEAN

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from portlint import procfs
 from portlint.cli import main
+from portlint.host import procfs
 
 ROOT = Path(__file__).resolve().parent.parent
 PROC = ROOT / "fixtures" / "host"

@@ -10,7 +10,7 @@ import pytest
 
 from portlint.cli import main
 from portlint.config import find_config, load_config
-from portlint.inferred_bands import group_name
+from portlint.init.bands import group_name
 from portlint.model import Site
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

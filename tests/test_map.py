@@ -8,12 +8,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
-from portlint import layoutmap, mapaxis, maprows
-from portlint.cli import main
-from portlint.survey import survey
-
 from installed import PORTLINT
+
+from portlint.cli import main
+from portlint.map import axis as mapaxis
+from portlint.map import render as layoutmap
+from portlint.map import rows as maprows
+from portlint.scan import scan
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "fixtures" / "demo"
@@ -102,7 +103,7 @@ def test_overlapping_bands_and_a_colliding_written_range_are_marked(in_root: Pat
 
 
 def test_windows_that_run_past_their_band_are_drawn_as_overflow() -> None:
-    found = survey(CASES / "overlaps" / "repo")
+    found = scan(CASES / "overlaps" / "repo")
     windows = {row.key: row for row in maprows.picture(found.layout, found.problems).rows}["window:engine"]
     assert [(m.low, m.high, m.kind) for m in windows.marks] == [(7000, 8999, "window"), (9000, 9999, "overflow")]
 
@@ -235,7 +236,7 @@ def test_the_axis_names_every_band_edge(in_root: Path) -> None:
     text = _text(Path("fixtures/demo"))
     ticks = " ".join(text.split("▕", 1)[0].splitlines()[3:]).split()
     labels = {word.strip("│") for word in ticks}
-    found = survey(DEMO)
+    found = scan(DEMO)
     starts = {band.low for band in found.layout.bands}
     for band in found.layout.bands:
         assert str(band.low) in labels, band.name

@@ -6,7 +6,7 @@
   as ephemeral (`8265,9000-9099`);
 * `net/tcp` and `net/tcp6`: sockets, of which state 0A is LISTEN.
 
-Reading never judges: `portlint/host.py` compares what is read with the layout.
+Reading never judges: `portlint/host/check.py` compares what is read with the layout.
 """
 from __future__ import annotations
 

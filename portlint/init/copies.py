@@ -14,7 +14,7 @@ from pathlib import Path
 
 from portlint import discover
 from portlint.config import Config
-from portlint.inferred_bands import is_config
+from portlint.init.bands import is_config
 
 NEAR_IDENTICAL = 0.9  # difflib ratio of two files' lines, comments and blank lines aside
 MAX_SAME_NAME = 50  # files of one name compared pairwise; more are left out (quadratic)

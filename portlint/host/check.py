@@ -1,6 +1,6 @@
 """`portlint host`: the layout against this machine's kernel settings and listeners.
 
-What portlint/procfs.py reads (the ephemeral range, the reserved ports, the
+What portlint/host/procfs.py reads (the ephemeral range, the reserved ports, the
 TCP listeners) is compared with every band, and with every range or port
 written in the files outside its band; a finding sits at the band's line in the
 config or at the site in its file:
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from portlint.binding import ranges_and_singles
+from portlint.host.procfs import Kernel
 from portlint.model import Layout, Site
 from portlint.naming import range_stem
-from portlint.procfs import Kernel
 
 
 @dataclass(frozen=True, order=True)

@@ -1,6 +1,6 @@
 """`portlint init`: write a starter `.portlint.yaml` inferred from what a zero-config scan finds.
 
-The bands come from `inferred_bands`, the frozen pairs from `near_copies`; this
+The bands come from `bands`, the frozen pairs from `copies`; this
 module writes them as YAML a person can review: comments say where each band was
 found and which values disagree with it.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 from portlint import writer
 from portlint.config import CONFIG_NAMES, ConfigError, find_config, load_config
-from portlint.inferred_bands import Proposal, infer_bands
+from portlint.init.bands import Proposal, infer_bands
+from portlint.init.copies import frozen_pairs
 from portlint.model import Site
-from portlint.near_copies import frozen_pairs
 from portlint.scope import in_tests
 from portlint.services import POD, kubernetes, somebody_elses
 

@@ -1,4 +1,4 @@
-"""The layout and problems of a repository as `check` sees them, for `map` and `host`."""
+"""Scan without reporting: the layout and problems of a repository as `check` sees them, for `map` and `host`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,14 +10,14 @@ from portlint.model import Layout
 from portlint.problem import Problem
 
 
-class Survey(NamedTuple):
+class Scan(NamedTuple):
     config: Config
     layout: Layout
     problems: list[Problem]  # what `portlint check` reports on the whole repository
     notes: list[str]
 
 
-def survey(start: Path, config_args: tuple[str, ...] = (), with_problems: bool = True) -> Survey:
+def scan(start: Path, config_args: tuple[str, ...] = (), with_problems: bool = True) -> Scan:
     """Scan the repository of `start` once; the problems only when asked (host needs none).
 
     `config_args` are `--config` values: a config file and/or `KEY = VALUE` overrides."""
@@ -26,4 +26,4 @@ def survey(start: Path, config_args: tuple[str, ...] = (), with_problems: bool =
     engine = Engine(config, Options())
     files = dict(engine.scan())
     problems = engine.check(files) if with_problems else []
-    return Survey(config, engine.layout(files), problems, engine.notes)
+    return Scan(config, engine.layout(files), problems, engine.notes)

@@ -3,7 +3,7 @@
 A row carries marks (port ranges of a kind: the band itself, a window span,
 a part it may share, a value written off its band, an overlap) and the codes of
 the problems portlint reports at the band or at its sites. Rendering is
-layoutmap's business; this module only decides what goes where.
+render's business; this module only decides what goes where.
 """
 from __future__ import annotations
 

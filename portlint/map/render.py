@@ -17,12 +17,13 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from portlint import mapaxis, maprows
-from portlint.mapaxis import PRIVILEGED_CEILING, Axis
-from portlint.maprows import BAND, DRAW_ORDER, OVERFLOW, OVERLAP, SHARED, SITE, WINDOW, WRITTEN, Picture, Row
+from portlint.map import axis as mapaxis
+from portlint.map import rows as maprows
+from portlint.map.axis import PRIVILEGED_CEILING, Axis
+from portlint.map.rows import BAND, DRAW_ORDER, OVERFLOW, OVERLAP, SHARED, SITE, WINDOW, WRITTEN, Picture, Row
 from portlint.model import Layout
 from portlint.problem import Problem
-from portlint.survey import survey
+from portlint.scan import scan
 
 if TYPE_CHECKING:  # rich.terminal_theme is imported when a picture is exported
     from rich.terminal_theme import TerminalTheme
@@ -432,8 +433,8 @@ def _terminal_theme(theme: str) -> TerminalTheme:
 
 
 def to_svg(lines: list[RenderableType], width: int, title: str = "portlint map", theme: str = "dark") -> str:
-    """The picture as SVG that browsers and librsvg draw alike (portlint.mapsvg)."""
-    from portlint import mapsvg
+    """The picture as SVG that browsers and librsvg draw alike (portlint/map/svg.py)."""
+    from portlint.map import svg as mapsvg
 
     console = _console(width, io.StringIO())
     rows = [row for line in lines for row in console.render_lines(line, console.options, pad=False)]
@@ -455,7 +456,7 @@ def draw(
     theme: str = "dark", problems: bool = True,
 ) -> list[RenderableType]:
     """Scan the repository of `start` as `check` does and draw what it found."""
-    found = survey(start, config_args or ())
+    found = scan(start, config_args or ())
     title = _shown(found.config.path if found.config.path is not None else found.config.root)
     picture = maprows.picture(found.layout, found.problems)
     return render(found.layout, picture, title, width, theme, problems, root=found.config.root)
