@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from portlint import __version__
+from portlint.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
     from portlint.config import Config
@@ -31,9 +32,9 @@ class _CheckByDefault(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help", "--version")):
             if args and not args[0].startswith("-") and not os.path.lexists(args[0]):
-                close = difflib.get_close_matches(args[0], list(self.commands), n=1, cutoff=0.6)
-                if close:
-                    raise click.UsageError(f'unknown command "{args[0]}"; did you mean "{close[0]}"?')
+                hint = did_you_mean(args[0], self.commands, quoted=True)
+                if hint:
+                    raise click.UsageError(f'unknown command "{args[0]}"{hint}')
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
@@ -56,9 +57,7 @@ def help_command(ctx: click.Context, command: str | None) -> int:
         return EXIT_CLEAN
     chosen = group.get_command(ctx, command)
     if chosen is None:
-        close = difflib.get_close_matches(command, list(group.commands), n=1, cutoff=0.6)
-        hint = f'; did you mean "{close[0]}"?' if close else ""
-        raise click.UsageError(f'unknown command "{command}"{hint}')
+        raise click.UsageError(f'unknown command "{command}"{did_you_mean(command, group.commands, quoted=True)}')
     with click.Context(chosen, info_name=command, parent=ctx.parent) as sub:
         click.echo(chosen.get_help(sub))
     return EXIT_CLEAN
@@ -71,9 +70,7 @@ def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     codes = tuple(code.strip().upper() for item in value for code in item.split(",") if code.strip())
     for code in codes:
         if not known_code(code):
-            close = difflib.get_close_matches(code, list(BY_CODE), n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise click.BadParameter(f"unknown rule {code}{hint}", ctx=ctx, param=param)
+            raise click.BadParameter(f"unknown rule {code}{did_you_mean(code, BY_CODE)}", ctx=ctx, param=param)
     return codes
 
 
@@ -114,6 +111,7 @@ def check(  # noqa: PLR0913
     """Check the repository (the default command)."""
     from portlint.engine import Options, run
     from portlint.report import Context
+    from portlint.rules import CATALOGUE
 
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {output_format}")
@@ -141,7 +139,8 @@ def check(  # noqa: PLR0913
     _fewer_collections()
     outcome = run(config, options)
     with _output(output_file) as out:
-        context = Context(config.root, Path.cwd(), unsafe_fixes, color=output_file is None and _use_color(no_color))
+        color = output_file is None and _use_color(no_color)
+        context = Context(config.root, Path.cwd(), unsafe_fixes, color=color, rules=CATALOGUE)
         if diff:
             _print_diff(outcome.changed, context, out)
         _report(outcome, context, output_format, quiet, written=not diff, statistics=statistics,
@@ -338,8 +337,7 @@ def rule(code: str | None, show_all: bool) -> int:
     elif code and code.upper() in BY_CODE:
         chosen = [BY_CODE[code.upper()]]
     else:
-        close = difflib.get_close_matches((code or "").upper(), list(BY_CODE), n=1)
-        hint = f"; did you mean {close[0]}?" if close else ""
+        hint = did_you_mean((code or "").upper(), BY_CODE)
         raise click.UsageError(f"unknown rule {code}{hint}" if code else "give a rule code, or --all")
     for module in chosen:
         click.echo(f"{module.CODE} {module.NAME}\n\n{(module.__doc__ or '').strip()}\n")

@@ -23,9 +23,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from portlint.codes import CHECK_CODES
 from portlint.config_positions import Key, toml_positions, yaml_positions
-from portlint.model import Band, FrozenSpec, Selector, Window
+from portlint.model import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
 from portlint.scope import DEFAULT_TEST_PATHS
+from portlint.suggest import did_you_mean
 
 DEFAULT_INCLUDE = (
     "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
@@ -415,7 +417,7 @@ def _schema_message(error: Any) -> str:
     if keyword == "additionalProperties":
         known = list(schema.get("properties", {}))
         unknown = next(key for key in instance if key not in known)
-        return f'unknown key "{unknown}"' + _did_you_mean(unknown, known)
+        return f'unknown key "{unknown}"' + did_you_mean(unknown, known, quoted=True)
     if keyword == "required":
         missing = next(key for key in error.validator_value if key not in instance)
         return f'missing required key "{missing}"'
@@ -476,7 +478,7 @@ def _band(name: str, spec: dict[str, Any], position: tuple[int, int]) -> Band:
     )
     for port_name, port in band.ports:
         if not band.contains(port):
-            raise _Invalid(("bands", name, "ports", port_name), f"expected a port inside {_span(band)}, got {port}")
+            raise _Invalid(("bands", name, "ports", port_name), f"expected a port inside {band.span}, got {port}")
     return band
 
 
@@ -491,8 +493,8 @@ def _bounds(name: str, spec: dict[str, Any]) -> tuple[int, int]:
     else:
         low, high = written
         form, shown = "[LOW, HIGH]", f"[{low}, {high}]"
-    if not (1 <= low <= 65535 and 1 <= high <= 65535):
-        raise _Invalid(("bands", name, "range"), f"expected {form} with ports in 1..65535, got {shown}")
+    if not (is_port(low) and is_port(high)):
+        raise _Invalid(("bands", name, "range"), f"expected {form} with ports in {MIN_PORT}..{MAX_PORT}, got {shown}")
     if low > high:
         raise _Invalid(("bands", name, "range"), f"expected {form} with LOW <= HIGH, got {shown}")
     return low, high
@@ -521,34 +523,21 @@ def _check_references(bands: tuple[Band, ...]) -> None:
             raise _Invalid(where, f'expected another band, got "{band.name}" itself')
         parent = _known_band(band.within, by_name, where)
         if not (parent.low <= band.low and band.high <= parent.high):
-            raise _Invalid(where, f'expected a range inside "{parent.name}" ({_span(parent)}), got {_span(band)}')
+            raise _Invalid(where, f'expected a range inside "{parent.name}" ({parent.span}), got {band.span}')
 
 
 def _known_band(name: str, by_name: dict[str, Band], where: tuple[str | int, ...]) -> Band:
     if name not in by_name:
-        raise _Invalid(where, f'unknown band "{name}"' + _did_you_mean(name, list(by_name)))
+        raise _Invalid(where, f'unknown band "{name}"' + did_you_mean(name, by_name, quoted=True))
     return by_name[name]
-
-
-def _span(band: Band) -> str:
-    return str(band.low) if band.low == band.high else f"{band.low}-{band.high}"
 
 
 def _check_codes(per_file_ignores: dict[str, list[str]]) -> None:
     """Every code in `per_file_ignores` names a rule or a prefix of one: a typo would ignore nothing."""
-    if not per_file_ignores:
-        return
-    import difflib
-
-    from portlint.rules import BY_CODE
-
-    known = sorted(BY_CODE)
     for glob, codes in per_file_ignores.items():
         for index, code in enumerate(codes):
-            if not any(rule.startswith(code) for rule in known):
-                close = difflib.get_close_matches(code, known, n=1)
-                hint = f"; did you mean {close[0]}?" if close else ""
-                raise _Invalid(("per_file_ignores", glob, index), f"unknown rule {code}{hint}")
+            if not any(rule.startswith(code) for rule in CHECK_CODES):
+                raise _Invalid(("per_file_ignores", glob, index), f"unknown rule {code}{did_you_mean(code, CHECK_CODES)}")
 
 
 # The ephemeral floor
@@ -559,9 +548,9 @@ def _parse_floor_override(text: str) -> int | str:
     value = text.strip()
     if value == "auto":
         return value
-    if re.fullmatch(r"[0-9]+", value) and 1 <= int(value) <= 65535:
+    if re.fullmatch(r"[0-9]+", value) and is_port(int(value)):
         return int(value)
-    raise ConfigError("--ephemeral-floor", "", f'expected an integer 1..65535 or "auto", got {json.dumps(text)}')
+    raise ConfigError("--ephemeral-floor", "", f'expected an integer {MIN_PORT}..{MAX_PORT} or "auto", got {json.dumps(text)}')
 
 
 def _resolve_floor(value: int | str, proc_root: Path) -> tuple[int, str]:
@@ -574,7 +563,7 @@ def _resolve_floor(value: int | str, proc_root: Path) -> tuple[int, str]:
     except (OSError, UnicodeDecodeError):
         return STOCK_FLOOR, f"ephemeral_floor auto: {source} unreadable; using {STOCK_FLOOR}"
     first = text.split()[:1]
-    if first and re.fullmatch(r"[0-9]+", first[0]) and 1 <= int(first[0]) <= 65535:
+    if first and re.fullmatch(r"[0-9]+", first[0]) and is_port(int(first[0])):
         return int(first[0]), ""
     return STOCK_FLOOR, f"ephemeral_floor auto: {source} holds no port range ({text.strip()!r}); using {STOCK_FLOOR}"
 
@@ -611,13 +600,6 @@ def _describe(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return str(value)
-
-
-def _did_you_mean(word: str, choices: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f' (did you mean "{close[0]}"?)' if close else ""
 
 
 def _absolute(path: Path) -> Path:

@@ -28,7 +28,7 @@ from portlint.extract import Extraction, Suppression
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
-from portlint.rules import ALL, BY_CODE, CHECKS, JUDGES
+from portlint.rules import ALL, BY_CODE, CHECKS, JUDGES, describe
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 
@@ -204,7 +204,13 @@ def frozen_checks(
 
 # -- stage: rules, then suppressions -----------------------------------------------
 def run_rules(layout: Layout, rules: Iterable[ModuleType]) -> list[Problem]:
-    return [problem for rule in rules for problem in rule.check(layout)]
+    return [problem for rule in rules for problem in named(rule, rule.check(layout))]
+
+
+def named(rule: ModuleType, problems: Iterable[Problem]) -> list[Problem]:
+    """The problems a rule reported, each carrying the rule's name (reports read it there)."""
+    described = describe(rule)
+    return [problem.of(described) for problem in problems]
 
 
 def needs_of(rules: Iterable[ModuleType]) -> frozenset[str]:
@@ -456,10 +462,10 @@ class Engine:
         kept, used = _apply_suppressions(problems, files)
         suppressions = [(f.path, s) for f in files.values() for s in f.extraction.suppressions]
         for judge in self.judges:  # rules over the suppressions the others used (PL002)
-            kept += judge.judge(layout, suppressions, used, self.enabled, self.selected, lambda p: files[p].data)
+            kept += named(judge, judge.judge(layout, suppressions, used, self.enabled, self.selected, lambda p: files[p].data))
         kept = [p for p in kept if self.reported(p.path)]
         for rule in self.beyond:
-            kept += rule.beyond_selection(layout)
+            kept += named(rule, rule.beyond_selection(layout))
         return sorted(kept)
 
     def _ignored_for_file(self, problem: Problem) -> bool:

@@ -13,6 +13,20 @@ if TYPE_CHECKING:
 
 DOC_KINDS = ("markdown", "comment")
 
+# TCP and UDP port numbers (0 is not one: it asks the kernel for any free port).
+MIN_PORT = 1
+MAX_PORT = 65535
+
+
+def is_port(value: int) -> bool:
+    return MIN_PORT <= value <= MAX_PORT
+
+
+def span(low: int, high: int) -> str:
+    """How every message writes ports: `8080` for one, `8000-8999` for a range."""
+    return str(low) if low == high else f"{low}-{high}"
+
+
 # Roles of a site, from its name: a single port, the low or high end of a range, or a base
 # (the first port of a run: `start_port`, `base_port`).
 PORT = "port"
@@ -120,6 +134,11 @@ class Band:
             if name_matches(port_name, name):
                 return port
         return None
+
+    @property
+    def span(self) -> str:
+        """`8080` or `8000-8999` (see `span`)."""
+        return span(self.low, self.high)
 
     def contains(self, port: int) -> bool:
         return self.low <= port <= self.high

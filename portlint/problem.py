@@ -1,7 +1,12 @@
-"""Problems, and the byte edits that fix them."""
+"""Problems, the rules they are of, and the byte edits that fix them.
+
+A Problem is what every rule family reports (the check rules PL…, the host rules
+H…) and what every reporter renders: it carries its rule's code and name and what
+it is about (the band, the sites), so a reporter needs no registry.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from portlint.model import Band, Site
 
@@ -19,6 +24,21 @@ class Fix:
     safe: bool = True  # unsafe fixes apply only with --unsafe-fixes
 
 
+@dataclass(frozen=True)
+class Rule:
+    """A rule as reports describe it: its code, its name and its documentation
+    (the rule module's docstring, as `portlint rule CODE` prints it)."""
+
+    code: str
+    name: str
+    doc: str = ""
+
+    @property
+    def summary(self) -> str:
+        """The first line of the documentation."""
+        return self.doc.strip().partition("\n")[0].strip()
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     path: str
@@ -29,12 +49,15 @@ class Problem:
     fix: Fix | None = field(default=None, compare=False)
     end_line: int = field(default=0, compare=False)
     end_column: int = field(default=0, compare=False)
+    name: str = field(default="", compare=False)  # the rule's name (`layout-drift`): see `of`
+    band: str = field(default="", compare=False)  # the band it is about, "" for none
+    sites: tuple[Site, ...] = field(default=(), compare=False)  # the sites it is about
 
     @classmethod
     def at(cls, site: Site, code: str, message: str, fix: Fix | None = None) -> Problem:
         return cls(
             site.path, site.line, site.column, code, message, fix,
-            site.end_line or site.line, site.end_column or site.column,
+            site.end_line or site.line, site.end_column or site.column, sites=(site,),
         )
 
     @classmethod
@@ -44,6 +67,14 @@ class Problem:
         return cls.at(site, code, message, fix if site.fixable else None)
 
 
+    def of(self, rule: Rule) -> Problem:
+        """This problem named after the rule that reported it (the engine and the host
+        check call it for each rule they run: a rule reports only its own code)."""
+        if rule.code != self.code:
+            raise ValueError(f"rule {rule.code} reported a problem of {self.code}")
+        return self if self.name == rule.name else replace(self, name=rule.name)
+
+
 def at_band(config_path: str, band: Band, code: str, message: str) -> Problem:
     """A problem with the declared layout itself, at the band's key in the config file."""
-    return Problem(config_path, band.line, band.column, code, message, None, band.line, band.column)
+    return Problem(config_path, band.line, band.column, code, message, None, band.line, band.column, band=band.name)

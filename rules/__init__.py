@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from portlint.problem import Rule
 from portlint.rules import (
     band_overlap,
     derived_collision,
@@ -56,6 +57,14 @@ ALL: tuple[ModuleType, ...] = (
 CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if not hasattr(rule, "judge"))
 JUDGES: tuple[ModuleType, ...] = tuple(rule for rule in ALL if hasattr(rule, "judge"))
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
+
+
+def describe(rule: ModuleType) -> Rule:
+    """A rule module as problems and reports name it."""
+    return Rule(rule.CODE, rule.NAME, (rule.__doc__ or "").strip())
+
+
+CATALOGUE: tuple[Rule, ...] = tuple(describe(rule) for rule in ALL)  # `portlint check`'s rules, in order
 
 
 def summary(rule: ModuleType) -> str:

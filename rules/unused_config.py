@@ -20,7 +20,6 @@ the config file: `--ignore PL003` or `per_file_ignores` on the config's path do.
 """
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from portlint.binding import files_match
 from portlint.model import Band, Layout, Selector, Site
 from portlint.problem import Problem
+from portlint.suggest import did_you_mean
 
 CODE = "PL003"
 NAME = "unused-config"
@@ -174,8 +174,7 @@ def _selects(band: Band, selector: Selector, site: Site) -> bool:
 
 def _closest(name: str, layout: Layout) -> str:
     names = sorted({n for site in layout.sites for n in site.names})
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
-    return f"; did you mean {close[0]}?" if close else ""
+    return did_you_mean(name, names, cutoff=0.8)
 
 
 def _at(usage: Usage, key: Key, message: str) -> Problem:

@@ -13,13 +13,13 @@ also carries other text is left for a human.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
 from portlint.extract import Suppression
 from portlint.model import Layout
 from portlint.problem import Edit, Fix, Problem
+from portlint.suggest import did_you_mean
 
 CODE = "PL002"
 NAME = "unused-suppression"
@@ -79,8 +79,7 @@ def unused(
 
 
 def _unknown(code: str, known: Collection[str]) -> str:
-    close = difflib.get_close_matches(code, list(known), n=1)
-    return f"unknown rule {code} in suppression" + (f"; did you mean {close[0]}?" if close else "")
+    return f"unknown rule {code} in suppression" + did_you_mean(code, known)
 
 
 def _problem(path: str, suppression: Suppression, message: str, data: bytes, keep: tuple[str, ...]) -> Problem:

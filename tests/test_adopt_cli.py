@@ -109,7 +109,7 @@ def test_config_key_value_without_a_config_file(repo: Path) -> None:
     ("bands.web.port = [1", '--config "bands.web.port = [1": expected a config file or a TOML KEY = VALUE setting: Unclosed array (at end of document)'),
     ("ephemeral_floor = 70000", '--config "ephemeral_floor = 70000": ephemeral_floor: expected an integer 1..65535, got 70000'),
     ("bands.web.port = 0", '--config "bands.web.port = 0": bands.web.port: expected an integer 1..65535, got 0'),
-    ("ephemeral_flor = 9000", '--config "ephemeral_flor = 9000": unknown key "ephemeral_flor" (did you mean "ephemeral_floor"?)'),
+    ("ephemeral_flor = 9000", '--config "ephemeral_flor = 9000": unknown key "ephemeral_flor"; did you mean "ephemeral_floor"?'),
     ("nope.yaml", "--config: expected one config file, got 2: .github/portlint.yaml, nope.yaml"),
 ])
 def test_a_bad_config_override_is_one_line_naming_it(repo: Path, value: str, error: str) -> None:

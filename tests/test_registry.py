@@ -46,3 +46,19 @@ def test_portlint_rule_prints_the_documentation(rule, capsys: pytest.CaptureFixt
 def test_an_unknown_rule_is_a_usage_error_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rule", "PL31"]) == 2
     assert "did you mean PL301?" in capsys.readouterr().err
+
+
+def test_the_codes_the_config_knows_are_the_registry_s() -> None:
+    from portlint.codes import CHECK_CODES
+
+    assert CHECK_CODES == tuple(rule.CODE for rule in rules.ALL)
+
+
+def test_a_problem_is_named_after_the_rule_that_reported_it() -> None:
+    from portlint.problem import Problem
+
+    described = rules.describe(rules.BY_CODE["PL301"])
+    assert (described.code, described.name, described.summary) == ("PL301", "layout-drift", rules.summary(rules.BY_CODE["PL301"]))
+    assert Problem("a.yaml", 1, 1, "PL301", "m").of(described).name == "layout-drift"
+    with pytest.raises(ValueError, match="rule PL301 reported a problem of PL101"):
+        Problem("a.yaml", 1, 1, "PL101", "m").of(described)

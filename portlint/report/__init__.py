@@ -1,4 +1,9 @@
-"""Reporters: one module per output format, each `render(problems, context) -> str`."""
+"""Reporters: one module per output format, each `render(problems, context) -> str`.
+
+They serve every rule family alike (`portlint check`'s PL rules, `portlint host`'s H
+rules): a problem carries its rule's code and name, and the context the rules of the
+run (their documentation, for SARIF), so no reporter reads a registry.
+"""
 from __future__ import annotations
 
 import os
@@ -6,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from portlint.problem import Problem
+from portlint.problem import Problem, Rule
 
 # C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
 # is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).
@@ -33,6 +38,7 @@ class Context:
     cwd: Path
     unsafe_fixes: bool = False
     color: bool = False  # style the text output (the CLI decides: a terminal, no NO_COLOR)
+    rules: tuple[Rule, ...] = ()  # the rules the run could report, in order (SARIF lists them all)
     _files: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)  # read once per report
     _lines: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
     _paths: dict[str, str] = field(default_factory=dict, compare=False, repr=False)

@@ -5,7 +5,6 @@ import json
 
 from portlint.problem import Problem
 from portlint.report import Context
-from portlint.rules import BY_CODE
 
 
 def render(problems: list[Problem], context: Context) -> str:
@@ -24,7 +23,7 @@ def _problem(problem: Problem, context: Context) -> dict:
         }
     return {
         "code": problem.code,
-        "name": BY_CODE[problem.code].NAME,
+        "name": problem.name,
         "message": context.message(problem),
         "path": context.display(problem.path),
         "line": problem.line,

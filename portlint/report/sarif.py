@@ -13,14 +13,12 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from urllib.parse import quote
 
 from portlint import __version__
-from portlint.problem import Problem
+from portlint.problem import Problem, Rule
 from portlint.report import Context
-from portlint.rules import ALL
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT = "portlint/v1"
@@ -32,7 +30,7 @@ def render(problems: list[Problem], context: Context) -> str:
     root = context.root.resolve()
     repository = _repository_root(root)
     prefix = _prefix(root, repository)
-    index = {rule.CODE: number for number, rule in enumerate(ALL)}
+    index = {rule.code: number for number, rule in enumerate(context.rules)}
     seen: Counter[str] = Counter()
     results = [_result(p, context, prefix, index, seen) for p in problems]
     run = {
@@ -40,7 +38,7 @@ def render(problems: list[Problem], context: Context) -> str:
             "name": "portlint",
             "version": __version__,
             "semanticVersion": __version__,
-            "rules": [_rule(rule) for rule in ALL],
+            "rules": [_rule(rule) for rule in context.rules],
         }},
         "originalUriBaseIds": {"SRCROOT": {"uri": repository.as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",  # portlint's columns count characters
@@ -50,15 +48,15 @@ def render(problems: list[Problem], context: Context) -> str:
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-def _rule(rule: ModuleType) -> dict[str, Any]:
-    doc = (rule.__doc__ or "").strip()
+def _rule(rule: Rule) -> dict[str, Any]:
+    doc = rule.doc.strip()
     first, _, body = doc.partition("\n")
     return {
-        "id": rule.CODE,
-        "name": rule.NAME,
+        "id": rule.code,
+        "name": rule.name,
         "shortDescription": {"text": first.strip()},
         "fullDescription": {"text": body.strip() or first.strip()},
-        "help": {"text": f"{doc}\n\nMore: `portlint rule {rule.CODE}`."},
+        "help": {"text": f"{doc}\n\nMore: `portlint rule {rule.code}`."},
         "defaultConfiguration": {"level": "error"},
     }
 

@@ -12,7 +12,6 @@ from collections import Counter
 
 from portlint.problem import Problem
 from portlint.report import Context
-from portlint.rules import BY_CODE
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,8 +25,9 @@ class Row:
 def rows(problems: list[Problem], context: Context) -> list[Row]:
     counts = Counter(p.code for p in problems)
     fixable = Counter(p.code for p in problems if context.applicable(p))
+    names = {p.code: p.name for p in problems}
     ordered = sorted(counts, key=lambda code: (-counts[code], code))
-    return [Row(code, BY_CODE[code].NAME, counts[code], fixable[code]) for code in ordered]
+    return [Row(code, names[code], counts[code], fixable[code]) for code in ordered]
 
 
 def render(problems: list[Problem], context: Context) -> str:

@@ -12,7 +12,6 @@ import click
 
 from portlint.problem import Edit, Problem
 from portlint.report import Context, printable
-from portlint.rules import BY_CODE
 
 
 def render(problems: list[Problem], context: Context, show_fixes: bool = False) -> str:
@@ -52,6 +51,7 @@ def fixed_report(problems: list[Problem], context: Context, written: bool = True
     if not problems:
         return ""
     by_path: dict[str, Counter[str]] = defaultdict(Counter)
+    names = {problem.code: problem.name for problem in problems}
     for problem in problems:
         by_path[problem.path][problem.code] += 1
     noun = "problem" if len(problems) == 1 else "problems"
@@ -59,7 +59,7 @@ def fixed_report(problems: list[Problem], context: Context, written: bool = True
     for path in sorted(by_path):
         lines.append(f"- {_style(context, printable(context.display(path)), bold=True)}:")
         for code, count in sorted(by_path[path].items()):
-            lines.append(f"    {count} × {code} ({BY_CODE[code].NAME})")
+            lines.append(f"    {count} × {code} ({names[code]})")
     return "".join(line + "\n" for line in lines)
 
 

@@ -1,0 +1,20 @@
+"""What a mistyped word was probably meant to be: one wording for every "did you mean" portlint prints."""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The choice most like `word`, if one is close enough."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, choices: Iterable[str], *, quoted: bool = False, cutoff: float = 0.6) -> str:
+    """`; did you mean PL301?` to end a message, `"range"` in quotes where the message quotes
+    the word (keys, bands, commands); "" when nothing is close."""
+    match = closest(word, choices, cutoff)
+    if match is None:
+        return ""
+    return f'; did you mean "{match}"?' if quoted else f"; did you mean {match}?"
