@@ -4,7 +4,11 @@ What it does: flags every site whose port (or whose range's high end) is at or
 above `ephemeral_floor`, and every declared band that reaches it. Not checked:
 test-like paths (`test_paths:`: a test restates a default or binds in-process),
 and a pod's own Kubernetes ports (`containerPort`, a Service's `port`/`targetPort`:
-they state what the image listens on, inside the pod's network namespace).
+they state what the image listens on, inside the pod's network namespace), and a
+client's default for the server it dials: a parameter default whose every read
+provably ends at the far end of a connection (`f"{host}:{port}"` to a gRPC client,
+`connect`, an HTTP URL; `portlint.destinations`): the port is that server's, and
+this repository listens on nothing there.
 Why: the kernel hands ports from that range to outgoing connections (32768–60999
 on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
 port, releases it and binds it later loses the race at scale: EADDRINUSE at
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from portlint.destinations import Destinations
 from portlint.model import Layout
 from portlint.problem import Problem, at_band
 from portlint.services import POD, kubernetes
@@ -23,7 +28,7 @@ from portlint.services import POD, kubernetes
 CODE = "PL101"
 NAME = "ephemeral-overlap"
 NEEDS_LAYOUT = False
-NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
+NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.destinations)
 
 _MAX_PORT = 65535
 
@@ -36,9 +41,10 @@ def check(layout: Layout) -> Iterator[Problem]:
                 layout.config_path, band, CODE,
                 f"band {band.name} ({band.low}-{band.high}) reaches the ephemeral range ({floor}+)",
             )
+    destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
         if layout.in_tests(site.path) or kubernetes(site) == POD:
             continue
-        if floor <= site.value <= _MAX_PORT:
+        if floor <= site.value <= _MAX_PORT and not destinations.connect_only(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
             yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

@@ -7,8 +7,10 @@ its lane when the layout changes.
 Port 0 asks the kernel for a free port: there is nothing for a band to claim.
 Not checked: test-like paths (`test_paths:`), a pod's own Kubernetes ports
 (`containerPort`, a Service's `port`/`targetPort`), which no host's layout holds,
-and a port below 1024 whose name does not say it listens (a well-known port of a
-server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80).
+a port below 1024 whose name does not say it listens (a well-known port of a
+server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80), and a client's
+default for the server it dials (`portlint.destinations`: a parameter default whose
+every read provably ends at the far end of a connection), which is that server's.
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
 Fix: none; add a selector to the right band, or suppress with `# portlint: ignore[PL302]`.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from portlint.destinations import Destinations
 from portlint.model import Layout
 from portlint.problem import Problem
 from portlint.services import POD, kubernetes, somebody_elses
@@ -23,14 +26,15 @@ from portlint.services import POD, kubernetes, somebody_elses
 CODE = "PL302"
 NAME = "unbound-port"
 NEEDS_LAYOUT = True
-NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
+NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.destinations)
 
 
 def check(layout: Layout) -> Iterator[Problem]:
     if not layout.declared:
         return
+    destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
         if site.band or site.derived or site.value == 0 or layout.in_tests(site.path) or kubernetes(site) == POD \
-                or somebody_elses(site):
+                or somebody_elses(site) or destinations.connect_only(site):
             continue
         yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")

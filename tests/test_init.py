@@ -124,6 +124,21 @@ def test_on_a_clean_repository_the_starter_config_reports_nothing(
     ]
 
 
+def test_a_port_only_dialled_makes_no_band_and_a_client_of_a_server_here_keeps_its_band(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # speech/asr.py: the default port of an ASR server that runs elsewhere (only a gRPC channel reads
+    # it); serving/client.py: the client's default for the server serving/server.py runs on --port.
+    repo = _repository(FIXTURES / "init" / "dialled-servers" / "repo", tmp_path / "dialled")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    config = load_config(find_config(repo), repo)
+    assert [(band.name, band.low, band.high, sorted(s.name for s in band.sites)) for band in config.bands] == [
+        ("model-client", 5000, 5000, ["--port", "ModelClient.__init__.port"]),
+    ]
+    assert _problems(capsys) == []  # neither PL101 (50051 is the ASR server's) nor PL302 (no band claims it)
+
+
 def test_a_stale_frozen_copy_is_caught_by_the_starter_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:

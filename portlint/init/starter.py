@@ -13,6 +13,7 @@ from pathlib import Path
 
 from portlint import writer
 from portlint.config import CONFIG_NAMES, ConfigError, find_config, load_config
+from portlint.destinations import Destinations
 from portlint.init.bands import Proposal, infer_bands
 from portlint.init.copies import frozen_pairs
 from portlint.model import Site
@@ -42,7 +43,9 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
 
     engine = Engine(zero, Options())
-    sites = [site for site in engine.layout(dict(engine.scan())).sites if _teaches(site)]
+    files = dict(engine.scan())
+    destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})
+    sites = _listened([site for site in engine.layout(files).sites if _teaches(site)], destinations)
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
     frozen, undirected = frozen_pairs(zero)
     starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected)
@@ -62,6 +65,16 @@ def _teaches(site: Site) -> bool:
     if in_tests(site.path) or kubernetes(site) == POD:
         return False
     return not somebody_elses(site)
+
+
+def _listened(sites: list[Site], destinations: Destinations) -> list[Site]:
+    """The sites without a client's default for a server the repository does not run: a port only
+    dialled (`portlint.destinations`) makes no band. Where another site writes the same value (the
+    server's own `--port`, a config restating it), the client's default stays: one service, and its
+    band keeps the client in step with the server."""
+    dialled = {id(site) for site in sites if destinations.connect_only(site)}
+    listened = {site.value for site in sites if id(site) not in dialled}
+    return [site for site in sites if id(site) not in dialled or site.value in listened]
 
 
 def render(starter: Starter) -> str:
