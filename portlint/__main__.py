@@ -1,6 +1,6 @@
 """`python -m portlint`: the same entry point as the `portlint` command."""
 import sys
 
-from portlint.cli import main
+from portlint.start import main
 
 sys.exit(main())

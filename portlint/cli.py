@@ -109,6 +109,7 @@ def check(  # noqa: PLR0913
     no_cache: bool = False, add_noqa: bool = False,
 ) -> int:
     """Check the repository (the default command)."""
+    from portlint import runcache
     from portlint.engine import Options, run
     from portlint.report import Context
     from portlint.rules import CATALOGUE
@@ -118,7 +119,7 @@ def check(  # noqa: PLR0913
     if diff and (output_format != "text" or statistics):
         shown = "--statistics" if statistics else f"--output-format {output_format}"
         raise click.UsageError(f"--diff prints a unified diff; it does not combine with {shown}")
-    paths = paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
+    given, paths = paths, paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
     config = _load(paths[0], config_args, ephemeral_floor)
     if show_settings or show_files:
         from portlint import settings
@@ -138,6 +139,7 @@ def check(  # noqa: PLR0913
         return _add_noqa(config, options, quiet, exit_zero)
     _fewer_collections()
     outcome = run(config, options)
+    runcache.confirm(config.root, config.path, given, config_args, outcome.read)
     with _output(output_file) as out:
         color = output_file is None and _use_color(no_color)
         context = Context(config.root, Path.cwd(), unsafe_fixes, color=color, rules=CATALOGUE)

@@ -9,22 +9,31 @@ becomes a `ConfigError` naming the file, the key path and what was expected.
 
 ruamel.yaml and jsonschema are imported where they are used: together they
 cost more start-up time than reading a whole repository (Speed, in the README's Design notes).
+Finding the file and the root is portlint/locate.py's (re-exported here): the warm
+path of portlint/runcache.py asks it without importing this module.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NamedTuple
 
 from portlint.codes import CHECK_CODES
 from portlint.config_positions import Key, toml_positions, yaml_positions
+from portlint.locate import CONFIG_NAMES as CONFIG_NAMES
+from portlint.locate import ConfigError as ConfigError
+from portlint.locate import absolute as _absolute
+from portlint.locate import find_config as find_config
+from portlint.locate import inside as _inside
+from portlint.locate import root_of as _root
+from portlint.locate import shown as _shown
+from portlint.locate import split_config_args as split_config_args
+from portlint.locate import tomllib as _tomllib
 from portlint.model import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
 from portlint.scope import DEFAULT_TEST_PATHS
 from portlint.suggest import did_you_mean
@@ -35,26 +44,11 @@ DEFAULT_INCLUDE = (
 # Linux's default net.ipv4.ip_local_port_range is 32768-60999: without a config
 # (or when the host's range cannot be read) that is where ephemeral ports begin.
 STOCK_FLOOR = 32768
-CONFIG_NAMES = (".portlint.yaml", ".portlint.yml", "portlint.toml", "pyproject.toml")
 PORT_RANGE_FILE = "sys/net/ipv4/ip_local_port_range"  # under /proc
 
 _RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_TOOL_PORTLINT_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*portlint\s*[\].]", re.MULTILINE)
 _TOML_POSITION = re.compile(r" \(at line (\d+), column \d+\)$")
-
-
-class ConfigError(Exception):
-    """A config that cannot be used: `{path}: {key_path}: {message}`."""
-
-    def __init__(self, path: str, key_path: str, message: str) -> None:
-        super().__init__(path, key_path, message)
-        self.path = path
-        self.key_path = key_path
-        self.message = message
-
-    def __str__(self) -> str:
-        return ": ".join(part for part in (self.path, self.key_path, self.message) if part)
 
 
 @dataclass(frozen=True)
@@ -86,57 +80,6 @@ class _Document(NamedTuple):
     data: Any  # plain dicts, lists and scalars
     positions: dict[Key, tuple[int, int]]  # entry (key path below the prefix) -> 1-based (line, column)
     prefix: tuple[str, ...]  # where the config sits in the file: ("tool", "portlint") in pyproject
-
-
-# Discovery
-
-
-def find_config(start: Path, explicit: Path | None = None) -> Path | None:
-    """The config file for `start`: `explicit` if given, else the nearest one upward."""
-    if explicit is not None:
-        if not explicit.is_file():
-            raise ConfigError(_shown(explicit), "", "config file not found")
-        return _absolute(explicit)
-    for directory in _upward(start):
-        for name in CONFIG_NAMES:
-            candidate = directory / name
-            if candidate.is_file() and (name != "pyproject.toml" or _declares_portlint(candidate)):
-                return candidate
-    return None
-
-
-def _upward(start: Path) -> list[Path]:
-    """`start`'s directory and its parents, up to the repository or filesystem root."""
-    directory = _absolute(start)
-    if directory.is_file():
-        directory = directory.parent
-    chain = []
-    for candidate in (directory, *directory.parents):
-        chain.append(candidate)
-        if (candidate / ".git").exists():  # a directory, or a file in worktrees/submodules
-            break
-    return chain
-
-
-def _git_root(start: Path) -> Path | None:
-    top = _upward(start)[-1]
-    return top if (top / ".git").exists() else None
-
-
-def _declares_portlint(pyproject: Path) -> bool:
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    tomllib = _tomllib()
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        # Claim a broken pyproject only if it seems to configure portlint, so
-        # that loading it reports the syntax error instead of ignoring it.
-        return _TOOL_PORTLINT_HEADER.search(text) is not None
-    tool = data.get("tool")
-    return isinstance(tool, dict) and "portlint" in tool
 
 
 # Loading
@@ -177,30 +120,6 @@ def load_config(
             keys = (*document.prefix, *problem.keys)
             raise ConfigError(_shown(path) if path else "--config", _key_path(keys), problem.message) from None
     raise AssertionError("unreachable: the merged config failed, so one step fails")  # pragma: no cover
-
-
-def _root(start: Path, config: Path | None) -> Path:
-    """The git work tree of `start`, wherever the config file is: `.github/portlint.yaml`,
-    or `--config ../x.yaml` outside the tree, configures the repository `start` is in.
-
-    One exception keeps nested projects (and the demo under fixtures/) whole: a config
-    whose folder holds `start` and lies inside the work tree, as a search upward finds
-    it, roots the run at its folder (as a nested pyproject.toml does for ruff). Outside
-    git the same holds; with no such config the root is `start`'s folder.
-    """
-    git = _git_root(start)
-    start_dir = _upward(start)[0]
-    if config is not None and _inside(config.parent, start_dir) and (git is None or _inside(git, config.parent)):
-        return config.parent
-    return git or start_dir
-
-
-def split_config_args(values: tuple[str, ...]) -> tuple[Path | None, tuple[str, ...]]:
-    """`--config` values as ruff reads them: a file, else a TOML `KEY = VALUE` setting."""
-    files = [value for value in values if Path(value).is_file() or "=" not in value]
-    if len(files) > 1:
-        raise ConfigError("--config", "", f"expected one config file, got {len(files)}: {', '.join(files)}")
-    return (Path(files[0]) if files else None), tuple(value for value in values if value not in files)
 
 
 def _parse_override(text: str) -> dict[str, Any]:
@@ -279,14 +198,6 @@ def _frozen(index: int, spec: dict[str, Any], root: Path) -> FrozenSpec:
             if os.path.isabs(sample) or not _inside(root, root / sample):
                 raise _Invalid(("frozen", index, key), f"resolves outside the repository root: {template!r}")
     return FrozenSpec(spec["copies"], tuple(sources), spec.get("compare", "ports"), spec.get("inferred", False))
-
-
-def _inside(root: Path, path: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
 
 
 def _read(path: Path) -> _Document:
@@ -380,15 +291,6 @@ def _read_toml(text: str, pyproject: bool) -> _Document:
     found = toml_positions(text)
     positions = {key[len(prefix):]: where for key, where in found.items() if key[:len(prefix)] == prefix}
     return _Document(data, positions, prefix)
-
-
-@cache
-def _tomllib() -> ModuleType:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on Python 3.10 only
-        import tomli as tomllib
-    return tomllib
 
 
 # Schema validation
@@ -600,17 +502,3 @@ def _describe(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return str(value)
-
-
-def _absolute(path: Path) -> Path:
-    """Absolute and normalized (`..` folded), symlinks left as written."""
-    return Path(os.path.abspath(path))
-
-
-def _shown(path: Path) -> str:
-    """`path` relative to the working directory when it lies below it."""
-    absolute = _absolute(path)
-    try:
-        return absolute.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(absolute)

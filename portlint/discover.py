@@ -47,6 +47,7 @@ _KINDS = {
     ".py": "python",
     ".md": "markdown", ".markdown": "markdown",
 }
+KINDS = _KINDS  # suffix -> kind (portlint/runcache.py hashes what a check may read)
 _SHELLS = (b"sh", b"bash", b"dash", b"ksh", b"zsh")
 
 # A word-boundary `port`: `_port`, `-port`, `.port`, `PORT`, camel-case `containerPort`,
@@ -154,15 +155,26 @@ def _head(path: Path) -> bytes:
 
 
 _LISTED_BY: dict[Path, bool] = {}  # root -> whether git listed its files (this process's last listing)
+_SEEDED: dict[Path, list[str]] = {}  # root -> git's listing taken for the warm path's key, used once
 
 
 def _listed(root: Path) -> Iterable[str]:
-    files = _git_files(root)
+    files = _SEEDED.pop(root, None)
+    if files is None:
+        files = git_files(root)
     _LISTED_BY[root] = files is not None
     return files if files is not None else _walk(root)
 
 
-def _git_files(root: Path) -> list[str] | None:
+def seed(root: Path, files: list[str] | None) -> None:
+    """The listing the next check of `root` uses (the one the warm path hashed); None: forget it."""
+    if files is None:
+        _SEEDED.pop(root, None)
+    else:
+        _SEEDED[root] = files
+
+
+def git_files(root: Path) -> list[str] | None:
     try:
         listing = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],

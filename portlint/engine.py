@@ -67,6 +67,7 @@ class Outcome:
     fixed: int = 0
     fixed_problems: list[Problem] = field(default_factory=list)  # the problems the fixes were for
     write_errors: list[str] = field(default_factory=list)
+    read: dict[str, str] = field(default_factory=dict)  # path -> digest of every file read (with the cache on)
 
 
 # -- stage: extract one file (pure) ------------------------------------------------
@@ -238,6 +239,7 @@ class Engine:
         self._usage: Any = None  # portlint.config_usage.Usage
         self.store: cache.Cache | None = None
         self.unwritten: set[str] = set()  # fixed files the writer refused
+        self.digests: dict[str, str] = {}  # path -> digest of the bytes read (with the cache on)
         self.rules = tuple(rule for rule in CHECKS if self.enabled(rule.CODE))
         self.judges = tuple(rule for rule in JUDGES if self.enabled(rule.CODE))
         # Rules with `beyond_selection(layout)`: problems reported whatever --select and the
@@ -261,6 +263,7 @@ class Engine:
             note = self.store.save()
             if note:
                 self.notes.append(note)
+            outcome.read = dict(self.digests)
         return outcome
 
     def _open_cache(self) -> cache.Cache | None:
@@ -294,8 +297,20 @@ class Engine:
             data = self._read(root / candidate.path, candidate.path)
             if data is None:
                 continue
-            if candidate.path in self.mirrored or worth_parsing(candidate.kind, data, pattern):
+            if candidate.path in self.mirrored or self._worth_parsing(candidate.path, candidate.kind, data, pattern):
                 yield candidate.path, candidate.kind, data
+
+    def _worth_parsing(self, path: str, kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
+        """worth_parsing, or what it said of these bytes last time (the prefilters are most of
+        the reading stage, and most files of a repository are the same as at the last run)."""
+        if self.store is None:
+            return worth_parsing(kind, data, pattern)
+        key = f"{self.digests[path]}:{kind}"
+        known = self.store.decision(path, key)
+        if known is None:
+            known = worth_parsing(kind, data, pattern)
+            self.store.decide(path, key, known)
+        return known
 
     def extract_all(self, inputs: Iterable[tuple[str, str, bytes]]) -> Iterator[FileState]:
         """Stage extract: the per-file function over every input, in input order. Results are
@@ -369,6 +384,8 @@ class Engine:
         except OSError as error:
             self._unreadable(path, f"cannot read: {error.strerror or error}")
             return None
+        if self.store is not None:
+            self.digests[path] = cache.digest(data)  # the warm path checks what the run read
         if data.startswith(_WIDE_BOMS):
             self._unreadable(path, "UTF-16 or UTF-32 text; portlint reads UTF-8")
             return None

@@ -50,7 +50,7 @@ def _run(root: Path, **options: object) -> engine.Outcome:
 
 
 def _index(root: Path) -> Path:
-    (found,) = (root / cache.DIRECTORY).glob("*/*")
+    (found,) = (p for p in (root / cache.DIRECTORY).glob("*/*") if not p.name.startswith("run-"))  # a CLI run's entry
     return found
 
 

@@ -1,0 +1,426 @@
+"""A check whose inputs are all unchanged since the last run replays that run's output.
+
+The warm path of `portlint check`: before click, the engine, the rules or any
+parser is imported, the command's inputs are gathered into one key:
+
+* the invocation: the arguments, the working directory, the environment variables
+  portlint or its output read (`_ENVIRONMENT`), whether stdout and stderr are
+  terminals and their encodings, the Python version and every installed
+  distribution's name and version;
+* portlint itself: its version and a hash of its source files (cache.salt's);
+* where the run starts: for every folder from the start up to the git work tree,
+  which config names are files there (with their bytes) and whether `.git` is;
+  the `--config` file's bytes; the kernel's ephemeral range (`ephemeral_floor: auto`);
+* the repository: git's listing and, for every listed path a check may read (a
+  suffix an extractor reads, or none), what it is (file, symlink and its target,
+  folder, missing, unreadable) and its content's digest.
+
+An entry is written only by a run that agrees: click parsed the arguments as
+`prepare` did, the config and root are the ones found here, every file the
+engine read had the digest hashed here (nothing changed while it ran) and the
+exit code is 0 or 1. It holds the bytes written to stdout and stderr, in order,
+the `--output-file` bytes and the exit code; a hit writes them back. Anything
+this module cannot account for is not replayed: options that write or print
+something else (`--fix`, `--diff`, `--add-noqa`, `--show-settings`,
+`--show-files`, `--no-cache`, `--help`), an option it does not know, a
+repository outside git, a run from a folder other than the root (reporters
+then look up which words of a message name files), streams without a byte
+buffer. Entries live beside the per-file index in `.portlint_cache/<version>/`,
+one per invocation (`run-<hash>`), written through a temporary and a rename; a
+corrupt or foreign one is a miss and is rewritten.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import stat
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from portlint import __version__, discover, locate
+
+FORMAT = 1
+_COMMANDS = ("check", "init", "clean", "rule", "map", "host", "help")
+_FLAGS = frozenset((
+    "--unsafe-fixes", "--statistics", "--show-fixes", "--exit-zero", "--exit-non-zero-on-fix",
+    "--no-color", "--quiet", "-q",
+))
+_VALUED = frozenset(("--select", "--ignore", "--config", "--ephemeral-floor", "--output-format", "--output-file"))
+_ENVIRONMENT_PREFIXES = ("PORTLINT_", "GIT_", "LC_", "PYTHON")
+_ENVIRONMENT = ("NO_COLOR", "FORCE_COLOR", "TERM", "LANG", "HOME", "XDG_CONFIG_HOME")
+_RANGE = "/proc/sys/net/ipv4/ip_local_port_range"
+
+
+class Parsed:
+    """What the warm path must know of `portlint check` arguments."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.config_args: list[str] = []
+        self.output_file: str | None = None
+
+
+def parse(args: list[str]) -> Parsed | None:
+    """The check's paths, `--config` values and `--output-file`; None when the arguments
+    ask for anything but a plain check (or for something this parser does not know)."""
+    if args and args[0] in _COMMANDS:
+        if args[0] != "check":
+            return None
+        args = args[1:]
+    parsed = Parsed()
+    words = iter(args)
+    for word in words:
+        if word.startswith("-") and word != "-":
+            name, equals, value = word.partition("=")
+            if name in _FLAGS and not equals:
+                continue
+            if name not in _VALUED:
+                return None  # --fix, --diff, --help, a typo: the CLI's business
+            if not equals:
+                value = next(words, "")
+                if not value or value.startswith("-"):
+                    return None
+            if name == "--config":
+                parsed.config_args.append(value)
+            elif name == "--output-file":
+                parsed.output_file = value
+        else:
+            parsed.paths.append(word)
+    return parsed
+
+
+class Warm:
+    """One invocation's key, and its entry: replayed, or recorded by the run and written."""
+
+    def __init__(self, args: list[str], parsed: Parsed, root: Path, config: Path | None, start: Path) -> None:
+        self.args = args
+        self.parsed = parsed
+        self.root = root
+        self.config = config
+        self.start = start
+        self.digests: dict[str, str] = {}  # listed path -> content digest
+        self.probes: dict[str, tuple[int, int, int] | None] = {}  # config candidates: stat, before the run
+        self.confirmed = False
+        invocation = self._invocation()
+        self.entry = root / ".portlint_cache" / __version__ / f"run-{_hash(invocation)[:32]}"
+        self.key = ""
+        self.listing: list[str] = []
+        self._invocation_text = invocation
+
+    # -- the key -------------------------------------------------------------------
+    def _invocation(self) -> str:
+        streams = [
+            (getattr(s, "encoding", None), getattr(s, "errors", None), _isatty(s)) for s in (sys.stdout, sys.stderr)
+        ]
+        environment = sorted(
+            (name, value) for name, value in os.environ.items()
+            if name in _ENVIRONMENT or name.startswith(_ENVIRONMENT_PREFIXES)
+        )
+        return json.dumps([FORMAT, __version__, sys.version, self.args, os.getcwd(), environment, streams])
+
+    def compute(self, listing: list[str]) -> bool:
+        """The whole key; False when an input is one this module does not replay."""
+        from portlint import cache
+
+        self.listing = listing
+        h = hashlib.sha256(self._invocation_text.encode())
+        h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
+        h.update(f"root {self.root}\0config {self.config}\0".encode())
+        for directory in locate.upward(self.start):
+            for name in (*locate.CONFIG_NAMES, ".git"):
+                h.update(f"{self._probe(directory / name)}\0".encode())
+        explicit, _ = locate.split_config_args(tuple(self.parsed.config_args))
+        for value in self.parsed.config_args:
+            h.update(f"config-arg {value} {self._probe(Path(value)) if Path(value).is_file() else '-'}\0".encode())
+        if explicit is not None:
+            h.update(f"{self._probe(explicit)}\0".encode())
+        h.update(_read_text(_RANGE).encode() + b"\0")
+        if not self._files(h, listing):
+            return False
+        self.key = h.hexdigest()
+        return True
+
+    def _probe(self, path: Path) -> str:
+        """A config candidate: its kind and bytes (remembered by stat, to see it unchanged after the run)."""
+        name = os.path.abspath(path)
+        try:
+            status = os.stat(name)
+        except OSError:
+            self.probes[name] = None
+            return f"{name} -"
+        self.probes[name] = _stamp(status)
+        if not stat.S_ISREG(status.st_mode):
+            return f"{name} {'d' if stat.S_ISDIR(status.st_mode) else 'x'}"
+        try:
+            with open(name, "rb") as handle:
+                return f"{name} {_digest(handle.read())}"
+        except OSError as error:
+            return f"{name} e{error.errno}"
+
+    def _files(self, h: Any, listing: list[str]) -> bool:
+        base = str(self.root)
+        for path in listing:
+            suffix = os.path.splitext(path)[1].lower()
+            if suffix and suffix not in discover.KINDS:
+                continue  # no extractor reads it and no glob can give it a kind (discover.candidates)
+            full = os.path.join(base, path)
+            try:
+                status = os.lstat(full)
+            except FileNotFoundError:
+                h.update(f"{path}\0-\0".encode())
+                continue
+            except OSError:
+                return False
+            mode = status.st_mode
+            if stat.S_ISLNK(mode):
+                token = f"l {os.readlink(full)} {os.path.realpath(full)}"
+                try:
+                    mode = os.stat(full).st_mode
+                except OSError as error:
+                    h.update(f"{path}\0{token} e{error.errno}\0".encode())
+                    continue
+            else:
+                token = "f"
+            if stat.S_ISDIR(mode):
+                token += " d"
+            elif not stat.S_ISREG(mode):
+                return False  # a FIFO, a device: not read by a check, not by this either
+            else:
+                try:
+                    with open(full, "rb") as handle:
+                        digest = _digest(handle.read())
+                except OSError:
+                    return False
+                self.digests[path] = digest
+                token += " " + digest
+            h.update(f"{path}\0{token}\0".encode())
+        return True
+
+    # -- a hit ------------------------------------------------------------------------
+    def replay(self) -> int | None:
+        """The stored run's exit code, its output written again; None on a miss."""
+        entry = _load(self.entry)
+        if entry is None or entry.get("key") != self.key:
+            return None
+        code, chunks, written = entry["code"], entry["out"], entry["file"]
+        if written is not None:
+            assert self.parsed.output_file is not None
+            try:
+                with open(self.parsed.output_file, "wb") as handle:
+                    handle.write(written.encode("latin-1"))
+            except OSError:
+                return None  # the CLI says why, as it would have
+        streams = {1: sys.stdout, 2: sys.stderr}
+        for fd, text in chunks:
+            stream = streams[fd]
+            stream.flush()
+            stream.buffer.write(text.encode("latin-1"))
+            stream.buffer.flush()
+        return int(code)
+
+    # -- a miss: the run, recorded ---------------------------------------------------
+    def record(self, run: Callable[[], int]) -> int:
+        """Run the CLI with stdout and stderr recorded; write the entry when the run agrees."""
+        global _ACTIVE
+        chunks: list[list[Any]] = []
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = _teed(sys.stdout, 1, chunks), _teed(sys.stderr, 2, chunks)
+        _ACTIVE = self
+        discover.seed(self.root, self.listing)  # the run lists what was hashed
+        try:
+            code = run()
+        finally:
+            _ACTIVE = None
+            discover.seed(self.root, None)
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            sys.stdout, sys.stderr = saved
+        if self.confirmed and code in (0, 1) and self._unchanged():
+            self._store(code, chunks)
+        return code
+
+    def confirm(self, root: Path, config: Path | None, paths: tuple[Path, ...], config_args: tuple[str, ...],
+                digests: dict[str, str]) -> None:
+        """The CLI's own view of the run: the entry is written only when it is the one hashed."""
+        self.confirmed = (
+            root == self.root and config == self.config and config_args == tuple(self.parsed.config_args)
+            and paths == tuple(Path(p) for p in self.parsed.paths)
+            and all(self.digests.get(path) == digest for path, digest in digests.items())
+        )
+
+    def _unchanged(self) -> bool:
+        """The config candidates are as they were hashed (the engine's reads are checked by digest)."""
+        for name, before in self.probes.items():
+            try:
+                now: tuple[int, int, int] | None = _stamp(os.stat(name))
+            except OSError:
+                now = None
+            if now != before:
+                return False
+        return True
+
+    def _store(self, code: int, chunks: list[list[Any]]) -> None:
+        from portlint import cache
+
+        written = None
+        if self.parsed.output_file is not None:
+            try:
+                with open(self.parsed.output_file, "rb") as handle:
+                    written = handle.read().decode("latin-1")
+            except OSError:
+                return
+        merged: list[list[Any]] = []
+        for fd, data in chunks:
+            if merged and merged[-1][0] == fd:
+                merged[-1][1] += data
+            else:
+                merged.append([fd, data])
+        entry = {"format": FORMAT, "key": self.key, "code": code, "file": written,
+                 "out": [[fd, data.decode("latin-1")] for fd, data in merged]}
+        try:
+            cache.prepare_directory(self.entry.parent.parent)
+            self.entry.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_atomic(self.entry, json.dumps(entry, separators=(",", ":")).encode())
+        except OSError:
+            pass  # the per-file cache already said so, if the folder cannot be written
+
+
+_ACTIVE: Warm | None = None
+
+
+def confirm(root: Path, config: Path | None, paths: tuple[Path, ...], config_args: tuple[str, ...],
+            digests: dict[str, str]) -> None:
+    """Called by the check command with what it ran on (nothing happens outside a recorded run)."""
+    if _ACTIVE is not None:
+        _ACTIVE.confirm(root, config, paths, config_args, digests)
+
+
+def prepare(args: list[str]) -> Warm | None:
+    """The warm path's key for these arguments, or None when the run cannot be replayed."""
+    parsed = parse(args)
+    if parsed is None or os.environ.get("PORTLINT_NO_CACHE"):
+        return None
+    if not all(hasattr(s, "buffer") and getattr(s, "encoding", None) for s in (sys.stdout, sys.stderr)):
+        return None
+    if not all(os.path.lexists(path) for path in parsed.paths):
+        return None  # click reports it
+    start = Path(parsed.paths[0]) if parsed.paths else Path.cwd()
+    try:
+        explicit, _ = locate.split_config_args(tuple(parsed.config_args))
+        config = locate.find_config(start, explicit)
+    except locate.ConfigError:
+        return None
+    root = locate.root_of(start, config)
+    if root.resolve() != Path.cwd().resolve() or locate.git_root(start) is None:
+        return None
+    listing = discover.git_files(root)
+    if listing is None:
+        return None
+    warm = Warm(args, parsed, root, config, start)
+    return warm if warm.compute(listing) else None
+
+
+class _Tee(io.RawIOBase):
+    """The bytes a stream writes, kept in order with the other stream's, and passed on."""
+
+    def __init__(self, target: BinaryIO, fd: int, chunks: list[list[Any]]) -> None:
+        super().__init__()
+        self.target, self.fd, self.chunks = target, fd, chunks
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        data = bytes(data)
+        written = self.target.write(data)
+        self.chunks.append([self.fd, data])
+        return written if written is not None else len(data)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+    def isatty(self) -> bool:
+        return self.target.isatty()
+
+    def fileno(self) -> int:
+        return self.target.fileno()
+
+
+def _teed(stream: Any, fd: int, chunks: list[list[Any]]) -> io.TextIOWrapper:
+    """A text stream like `stream` (encoding, errors, line buffering) whose bytes are recorded."""
+    stream.flush()
+    tee = _Tee(stream.buffer, fd, chunks)
+    return io.TextIOWrapper(
+        tee, encoding=stream.encoding, errors=stream.errors,  # type: ignore[arg-type]
+        line_buffering=getattr(stream, "line_buffering", False), write_through=True,
+    )
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    """A stored entry as this version writes it, else None (absent, corrupt, foreign)."""
+    try:
+        entry = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not (isinstance(entry, dict) and entry.get("format") == FORMAT and isinstance(entry.get("key"), str)):
+        return None
+    chunks, written, code = entry.get("out"), entry.get("file"), entry.get("code")
+    if code not in (0, 1) or not (written is None or isinstance(written, str)) or not isinstance(chunks, list):
+        return None
+    for chunk in chunks:
+        if not (isinstance(chunk, list) and len(chunk) == 2 and chunk[0] in (1, 2) and isinstance(chunk[1], str)):
+            return None
+    try:
+        for _, text in chunks:
+            text.encode("latin-1")
+        if written is not None:
+            written.encode("latin-1")
+    except UnicodeEncodeError:
+        return None
+    return entry
+
+
+def _digest(data: bytes) -> str:
+    from portlint import cache
+
+    return cache.digest(data)
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stamp(status: os.stat_result) -> tuple[int, int, int]:
+    return status.st_mtime_ns, status.st_size, status.st_ino
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="ascii", errors="replace") as handle:
+            return handle.read()
+    except OSError as error:
+        return f"e{error.errno}"
+
+
+def _distributions() -> str:
+    """Every installed distribution's name and version (their .dist-info folders): a dependency's
+    upgrade (ruamel.yaml, pathspec) may change what a check finds."""
+    found = []
+    for entry in sys.path:
+        if os.path.basename(entry) in ("site-packages", "dist-packages"):
+            try:
+                found += sorted(name for name in os.listdir(entry) if name.endswith((".dist-info", ".egg-info")))
+            except OSError:
+                continue
+    return " ".join(found)
