@@ -127,3 +127,47 @@ def test_a_test_class_set_up_starts_per_test_and_its_tear_down_ends_it() -> None
             def setUpClass(cls):
                 dist.init_process_group("gloo", init_method="tcp://localhost:12358", rank=0, world_size=1)
     """) == [5]
+
+
+def test_starts_reached_through_helpers_comprehensions_and_nested_loops_are_all_read() -> None:
+    """Only blocks whose lines hold a start name (or the name of a helper that may start) are
+    read: a helper two calls away, a comprehension over several lines, an inner loop and a
+    method reached through `self.` must still be found."""
+    assert lines("""\
+        import os, torch.distributed as dist
+        os.environ["MASTER_PORT"] = "29500"
+        def bring_up():
+            dist.init_process_group("gloo")
+        def prepare():
+            bring_up()
+        def sweep():
+            for c in cells:
+                prepare()
+            groups = [
+                dist.init_process_group(
+                    "gloo",
+                )
+                for c in cells
+            ]
+            for row in rows:
+                if row:
+                    for c in row:
+                        work(c)
+                        dist.init_process_group("gloo")
+        class Bench:
+            def _up(self):
+                bring_up()
+            def run(self):
+                for c in cells:
+                    self._up()
+    """) == [9, 11, 20, 26]
+
+
+def test_a_start_spelled_with_compatibility_characters_is_the_name_python_reads() -> None:
+    """Python reads identifiers NFKC-normalised: `ｉｎｉｔ_process_group` is init_process_group
+    (the file's byte test passes on the ASCII spelling in the comment)."""
+    assert lines("""\
+        import torch.distributed as dist  # init_process_group
+        for c in cells:
+            dist.ｉｎｉｔ_process_group("gloo", init_method="tcp://localhost:29500")
+    """) == [3]

@@ -20,13 +20,14 @@ EADDRINUSE. A port that changes per iteration (not a literal) is not fixed.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
-from portlint.analysis.tree import FUNCTIONS, dotted
+from portlint.analysis.tree import FUNCTIONS, children, dotted
 
 CODE = "PL604"
 _STARTS = re.compile(rb"init_process_group|LLM\s*\(|Engine\s*\(|spawn\s*\(|torchrun|torch\.distributed\.(?:run|launch)")
@@ -74,11 +75,13 @@ def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
         return ()
     from portlint.analysis.tree import Positions
 
-    module = _Module(tree)
-    positions = Positions(data)
+    module = _Module(data, tree)
+    positions: Positions | None = None
     found = {}
     for node, text in module.problems():
         if node not in found:
+            if positions is None:
+                positions = Positions(data)
             where = positions[node]
             found[node] = Finding(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
                                   CODE, text)
@@ -86,7 +89,8 @@ def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
 
 
 class _Module:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, data: bytes, tree: ast.Module) -> None:
+        self.data = data
         self.tree = tree
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
@@ -98,9 +102,15 @@ class _Module:
                     if isinstance(item, FUNCTIONS):
                         methods.setdefault(f"self.{item.name}", item)
         self.functions.update(methods)  # reached as `self.name(...)` or `cls.name(...)`
-        self.module_env = _env_ports(_own_nodes(tree.body))
+        self._module_env: dict[str, tuple[int, int] | None] | None = None
         self._starts: dict[str, tuple[Start, ...] | None] = {}
         self._tears: dict[str, frozenset[str]] = {}
+
+    @property
+    def module_env(self) -> dict[str, tuple[int, int] | None]:
+        if self._module_env is None:
+            self._module_env = _env_ports(_own_nodes(self.tree.body))
+        return self._module_env
 
     # -- what a function does, for its callers ---------------------------------
     def starts_of(self, name: str) -> tuple[Start, ...]:
@@ -240,35 +250,44 @@ class _Module:
 
     # -- repeated starts --------------------------------------------------------
     def problems(self) -> Iterator[tuple[ast.Call, str]]:
-        scopes: list[tuple[str, list[ast.stmt]]] = [("module code", self.tree.body)]
-        for statement in ast.walk(self.tree):
-            if isinstance(statement, FUNCTIONS):
-                scopes.append((f"{statement.name}()", statement.body))
-        for culprit, body in scopes:
+        """Starts repeated per loop iteration, parametrized case or test, not ended in it.
+
+        Most blocks cannot start anything: `_Index` (one walk) tells which can, and only
+        those are analysed (the order, and so the message kept for a node, is unchanged)."""
+        index = _Index(self.data, self.tree, self.functions)
+        if not index.any_start:
+            return
+        scopes: list[tuple[str, list[ast.stmt], ast.AST]] = [("module code", self.tree.body, self.tree)]
+        scopes += [(f"{function.name}()", function.body, function) for function in index.functions]
+        for culprit, body, owner in scopes:
+            loops = index.loops_that_start(owner)
+            if not loops:
+                continue
             scope_nodes = _own_nodes(body)
             scope_env = {**self.module_env, **_env_ports(scope_nodes)}
             for loop in scope_nodes:
+                if id(loop) not in loops:
+                    continue
                 if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                     yield from self._repeated(culprit, loop, _own_nodes(loop.body), scope_env, _loop_text(loop))
                 elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                     parts = [loop.key, loop.value] if isinstance(loop, ast.DictComp) else [loop.elt]
                     yield from self._repeated(culprit, loop, _own_nodes(parts), scope_env,
                                               f"the comprehension of line {loop.lineno}")
-        for function in ast.walk(self.tree):
-            if isinstance(function, FUNCTIONS) and _parametrized(function):
+        for function in index.functions:
+            if _parametrized(function) and index.starts_in(function):
                 nodes = _own_nodes(function.body)
                 env = {**self.module_env, **_env_ports(nodes)}
                 text = f"each parametrized case of {function.name}() (@pytest.mark.parametrize, line {function.lineno})"
                 yield from self._repeated(f"{function.name}()", function, nodes, env, text, in_loop=False)
-        for cls in ast.walk(self.tree):
-            if isinstance(cls, ast.ClassDef):
-                yield from self._per_test(cls)
+        for cls in index.classes:
+            yield from self._per_test(cls, index)
 
-    def _per_test(self, cls: ast.ClassDef) -> Iterator[tuple[ast.Call, str]]:
+    def _per_test(self, cls: ast.ClassDef, index: _Index) -> Iterator[tuple[ast.Call, str]]:
         """`setUp` (`setup_method`) runs before each test of the class: its teardown is `tearDown`'s job."""
         methods = {item.name: item for item in cls.body if isinstance(item, FUNCTIONS)}
         for setup, teardown in (("setUp", "tearDown"), ("setup_method", "teardown_method")):
-            if setup in methods:
+            if setup in methods and index.starts_in(methods[setup]):
                 nodes = _own_nodes(methods[setup].body)
                 after = _own_nodes(methods[teardown].body) if teardown in methods else []
                 env = {**self.module_env, **_env_ports(nodes)}
@@ -303,6 +322,132 @@ class _Module:
                 f"the next one fails with EADDRINUSE on port {port} while this one still holds it; tear it down in "
                 f"every {'iteration' if in_loop else 'case'}, or give each one a fresh port that is bound and held"
             )
+
+
+# The names `_Module._start` can turn into a start, whatever the call's arguments.
+_START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_subprocess_exec",
+                b"create_subprocess_shell", b"spawn", b"start_processes")
+_LINE_END = re.compile(rb"\r\n?|\n")
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+class _Index:
+    """Which blocks of a module can start something, read from its lines and statements.
+
+    A start is a call whose name `_start` knows, or a call of a module function (`_helper`)
+    whose own code holds one, directly or through its helpers. Either way that name is
+    written inside the block: a block none of whose lines holds a start name, or the name of
+    a module function that may start (one whose lines hold such a name, to a fixpoint), yields
+    no start (`_starts_in` looks at nothing else). So `problems` reads only the loops,
+    comprehensions, functions and classes holding such a line: the same answers as reading
+    every block, without walking every function body and every loop body (again for each
+    loop around it). Only the statements on the way to such a line are visited.
+    """
+
+    def __init__(self, data: bytes, tree: ast.Module, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
+        text, starts = _searchable(data)
+        hot = _word_lines(text, starts, _START_NAMES)
+        self.hot = sorted(hot)
+        may_start = {key for key, function in functions.items() if self._holds(_first_line(function), function)}
+        searched: set[bytes] = set()
+        while True:
+            words = {key.rsplit(".", 1)[-1].encode() for key in may_start} - searched
+            if not words:
+                break
+            searched |= words
+            hot |= _word_lines(text, starts, tuple(words))
+            self.hot = sorted(hot)
+            may_start |= {key for key, function in functions.items() if self._holds(_first_line(function), function)}
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.classes: list[ast.ClassDef] = []
+        self._loops: dict[int, set[int]] = {}  # id of a scope -> ids of its loops that may start something
+        if self.hot:
+            self._visit(tree.body, tree)
+        self.any_start = bool(self.hot)
+
+    def _holds(self, first: int, node: ast.AST) -> bool:
+        """Whether a hot line lies in lines first..the node's last."""
+        at = bisect.bisect_left(self.hot, first)
+        return at < len(self.hot) and self.hot[at] <= (getattr(node, "end_lineno", None) or first)
+
+    def _visit(self, statements: Sequence[ast.stmt], scope: ast.AST) -> None:
+        """The statements holding a hot line, and their loops and comprehensions holding one
+        (`scope`: the function, class or module whose code they are)."""
+        for statement in statements:
+            if not self._holds(_first_line(statement), statement):
+                continue
+            inner = scope
+            if isinstance(statement, FUNCTIONS):
+                self.functions.append(statement)
+                inner = statement
+            elif isinstance(statement, ast.ClassDef):
+                self.classes.append(statement)
+                inner = statement
+            elif isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) and \
+                    self._holds(_first_line(statement.body[0]), statement.body[-1]):
+                self._loops.setdefault(id(scope), set()).add(id(statement))
+            for child in children(statement):
+                if isinstance(child, ast.stmt):
+                    continue  # below, with the other statement lists
+                parts = [child.type] if isinstance(child, ast.ExceptHandler) else \
+                    [child.pattern, child.guard] if isinstance(child, ast.match_case) else [child]
+                for node in (node for part in parts if part is not None for node in ast.walk(part)):
+                    if isinstance(node, _COMPREHENSIONS):
+                        first, last = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt, node.elt)
+                        if self._holds(first.lineno, last):
+                            self._loops.setdefault(id(inner), set()).add(id(node))
+            for field in ("body", "orelse", "finalbody"):
+                self._visit(getattr(statement, field, None) or (), inner)
+            for part in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
+                self._visit(part.body, inner)
+
+    def starts_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether the function's lines hold a hot one (else its own code starts nothing)."""
+        return self._holds(_first_line(function), function)
+
+    def loops_that_start(self, scope: ast.AST) -> set[int]:
+        """ids of the scope's loops and comprehensions (the module's, or a function's) that may start something."""
+        return self._loops.get(id(scope), set())
+
+
+def _first_line(node: ast.stmt) -> int:
+    """A statement's first line, its decorators included."""
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min((node.lineno, *(d.lineno for d in decorators)))
+
+
+def _searchable(data: bytes) -> tuple[bytes, list[int]]:
+    """The file's lines as ast numbers them (a lone CR ends one too) joined by newlines, and
+    where each starts. Identifiers are NFKC-normalised, as the parser reads them: only a
+    line with a non-ASCII byte can differ, and only such lines are rewritten."""
+    if b"\r" in data:
+        data = _LINE_END.sub(b"\n", data)
+    if not data.isascii():
+        import unicodedata
+
+        data = b"\n".join(
+            line if line.isascii() else unicodedata.normalize("NFKC", line.decode("utf-8", "replace")).encode()
+            for line in data.split(b"\n")
+        )
+    starts = [0]
+    at = data.find(b"\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    return data, starts
+
+
+def _word_lines(text: bytes, starts: list[int], words: tuple[bytes, ...]) -> set[int]:
+    """The 1-based lines holding one of the words, not as part of a longer identifier."""
+    found = set()
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            before, after = text[at - 1:at] if at else b"", text[at + len(word):at + len(word) + 1]
+            if not (before.isalnum() or before == b"_" or after.isalnum() or after == b"_"):
+                found.add(bisect.bisect_right(starts, at))
+            at = text.find(word, at + 1)
+    return found
 
 
 # -- small helpers -----------------------------------------------------------------
