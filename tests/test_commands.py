@@ -276,3 +276,36 @@ def test_only_strings_that_are_commands_are_read() -> None:
         b"launch_cmd = 'ray start'\nscript = b'ray start'\nescaped_cmd = 'ray start\\\\n'\n"
     )
     assert [(c.words, c.line) for c in python_commands(data)] == [(("ray", "start", "--head"), 2), (("ray", "start"), 5)]
+
+
+def test_statements_without_a_command_word_or_runner_still_give_their_constants_and_returns() -> None:
+    """Only statements whose lines hold a command word or a runner are read for commands; the
+    others still give the string constants placeholders read (module, class body, an `if`;
+    not another function's), and a function named like a command has every return read."""
+    data = (
+        b"import subprocess\n"
+        b"HEAD = '--head'\n"
+        b"class Settings:\n"
+        b"    port_flag = '--port=6379'\n"
+        b"if True:\n"
+        b"    extra = '--block'\n"
+        b"def build_script(head):\n"
+        b"    if head:\n"
+        b"        return f'ray start {HEAD} {port_flag}'\n"
+        b"    return 'ray stop'\n"
+        b"launch = (\n"
+        b"    subprocess\n"
+        b"    .Popen(\n"
+        b"        f'ray start {extra}', shell=True))\n"
+        b"def helper():\n"
+        b"    HEAD = '--address=x'\n"
+        b"ray_cmd = (\n"
+        b"    f'ray start {HEAD}'\n"
+        b")\n"
+    )
+    assert [(c.words, c.line, c.column) for c in python_commands(data)] == [
+        (("ray", "start", "--head", "--port=6379"), 9, 18),
+        (("ray", "stop"), 10, 13),
+        (("ray", "start", "--block"), 14, 11),
+        (("ray", "start", "--head"), 18, 7),
+    ]

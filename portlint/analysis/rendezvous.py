@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
-from portlint.analysis.tree import FUNCTIONS, children, dotted
+from portlint.analysis.tree import FUNCTIONS, children, dotted, lines_holding, searchable
 
 CODE = "PL604"
 _STARTS = re.compile(rb"init_process_group|LLM\s*\(|Engine\s*\(|spawn\s*\(|torchrun|torch\.distributed\.(?:run|launch)")
@@ -327,7 +327,6 @@ class _Module:
 # The names `_Module._start` can turn into a start, whatever the call's arguments.
 _START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_subprocess_exec",
                 b"create_subprocess_shell", b"spawn", b"start_processes")
-_LINE_END = re.compile(rb"\r\n?|\n")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
@@ -345,8 +344,8 @@ class _Index:
     """
 
     def __init__(self, data: bytes, tree: ast.Module, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
-        text, starts = _searchable(data)
-        hot = _word_lines(text, starts, _START_NAMES)
+        text, starts = searchable(data)
+        hot = lines_holding(text, starts, _START_NAMES)
         self.hot = sorted(hot)
         may_start = {key for key, function in functions.items() if self._holds(_first_line(function), function)}
         searched: set[bytes] = set()
@@ -355,7 +354,7 @@ class _Index:
             if not words:
                 break
             searched |= words
-            hot |= _word_lines(text, starts, tuple(words))
+            hot |= lines_holding(text, starts, tuple(words))
             self.hot = sorted(hot)
             may_start |= {key for key, function in functions.items() if self._holds(_first_line(function), function)}
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
@@ -414,40 +413,6 @@ def _first_line(node: ast.stmt) -> int:
     """A statement's first line, its decorators included."""
     decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min((node.lineno, *(d.lineno for d in decorators)))
-
-
-def _searchable(data: bytes) -> tuple[bytes, list[int]]:
-    """The file's lines as ast numbers them (a lone CR ends one too) joined by newlines, and
-    where each starts. Identifiers are NFKC-normalised, as the parser reads them: only a
-    line with a non-ASCII byte can differ, and only such lines are rewritten."""
-    if b"\r" in data:
-        data = _LINE_END.sub(b"\n", data)
-    if not data.isascii():
-        import unicodedata
-
-        data = b"\n".join(
-            line if line.isascii() else unicodedata.normalize("NFKC", line.decode("utf-8", "replace")).encode()
-            for line in data.split(b"\n")
-        )
-    starts = [0]
-    at = data.find(b"\n")
-    while at != -1:
-        starts.append(at + 1)
-        at = data.find(b"\n", at + 1)
-    return data, starts
-
-
-def _word_lines(text: bytes, starts: list[int], words: tuple[bytes, ...]) -> set[int]:
-    """The 1-based lines holding one of the words, not as part of a longer identifier."""
-    found = set()
-    for word in words:
-        at = text.find(word)
-        while at != -1:
-            before, after = text[at - 1:at] if at else b"", text[at + len(word):at + len(word) + 1]
-            if not (before.isalnum() or before == b"_" or after.isalnum() or after == b"_"):
-                found.add(bisect.bisect_right(starts, at))
-            at = text.find(word, at + 1)
-    return found
 
 
 # -- small helpers -----------------------------------------------------------------

@@ -7,6 +7,8 @@ one), and positions come with every node.
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
@@ -16,6 +18,7 @@ Located = ast.stmt | ast.expr  # the nodes that carry a position (a bare ast.AST
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SKIPPED_FIELDS = frozenset(("ctx", "type_comment"))
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_LINE_END = re.compile(rb"\r\n?|\n")
 
 
 def children(node: ast.AST) -> Iterator[ast.AST]:
@@ -63,6 +66,42 @@ def function_defs(node: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunction
             if isinstance(child, FUNCTIONS):
                 yield child
             yield from function_defs(child)
+
+
+def searchable(data: bytes) -> tuple[bytes, list[int]]:
+    """A module's lines as ast numbers them (a lone CR ends one too) joined by newlines, and
+    where each starts: for byte searches that must find every identifier the parser reads.
+    Python reads identifiers NFKC-normalised (`ｐｏｒｔ` is `port`); only a line with a
+    non-ASCII byte can differ, and only such lines are rewritten."""
+    if b"\r" in data:
+        data = _LINE_END.sub(b"\n", data)
+    if not data.isascii():
+        import unicodedata
+
+        data = b"\n".join(
+            line if line.isascii() else unicodedata.normalize("NFKC", line.decode("utf-8", "replace")).encode()
+            for line in data.split(b"\n")
+        )
+    starts = [0]
+    at = data.find(b"\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    return data, starts
+
+
+def lines_holding(text: bytes, starts: list[int], words: Iterable[bytes], whole: bool = True) -> set[int]:
+    """The 1-based lines of a `searchable` text holding one of the words (`whole`: not as part
+    of a longer identifier)."""
+    found = set()
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            before, after = text[at - 1:at] if at else b"", text[at + len(word):at + len(word) + 1]
+            if not whole or not (before.isalnum() or before == b"_" or after.isalnum() or after == b"_"):
+                found.add(bisect.bisect_right(starts, at))
+            at = text.find(word, at + 1)
+    return found
 
 
 def constant_index(node: ast.Subscript) -> int | None:

@@ -17,12 +17,13 @@ alone (its characters would not map one to one).
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from portlint.analysis.tree import dotted
+from portlint.analysis.tree import FUNCTIONS, dotted, lines_holding, searchable
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -51,23 +52,76 @@ class _Piece(NamedTuple):
 
 
 def commands(source: Source, tree: ast.AST, offset_of: OffsetOf) -> tuple[Command, ...]:
-    finder = _Finder(source, offset_of)
+    finder = _Finder(source, offset_of, _hot_lines(source.data))
     finder.visit(tree)
     return tuple(sorted(finder.found, key=lambda command: (command.line, command.column)))
 
 
+# What a statement that reads a command must write: a command word of the name it assigns
+# (in any case: `words` lowers them; "cmd" stands for "cmds" and "cmdline") or the runner it
+# calls. A `return` reads one in a function named so, wherever the return is: such a
+# function is read whole.
+_HOT_WORDS = (
+    *sorted(w for w in _COMMAND_WORDS if not any(other != w and other in w for other in _COMMAND_WORDS)),
+    "subprocess", "system", "popen",
+)
+
+
+def _hot_lines(data: bytes) -> list[int]:
+    """The lines (1-based, as ast counts them) that hold a word of _HOT_WORDS, in any case."""
+    text, starts = searchable(data)
+    return sorted(lines_holding(text.lower(), starts, (word.encode() for word in _HOT_WORDS), whole=False))
+
+
 class _Finder(ast.NodeVisitor):
-    def __init__(self, source: Source, offset_of: OffsetOf) -> None:
+    """The commands of a module. A statement none of whose lines holds a hot word reads no
+    command: it is only followed for the string constants it assigns (`_cold`)."""
+
+    def __init__(self, source: Source, offset_of: OffsetOf, hot: list[int] | None = None) -> None:
         self.source = source
         self.offset_of = offset_of
+        self.hot = hot  # sorted line numbers worth a look; None: every line
         self.strings: list[dict[str, str]] = [{}]  # per scope: name -> last string constant assigned
         self.functions: list[str] = []
+        self.command_functions: list[bool] = []  # per function: named like a command (its returns are read)
         self.found: list[Command] = []
+
+    def visit(self, node: ast.AST) -> None:
+        if self.hot is not None and isinstance(node, ast.stmt) and not (self.functions and self.command_functions[-1]):
+            decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+            first = min((node.lineno, *(d.lineno for d in decorators)))
+            at = bisect.bisect_left(self.hot, first)
+            if at == len(self.hot) or self.hot[at] > (node.end_lineno or node.lineno):
+                self._cold(node)
+                return
+        super().visit(node)
+
+    def _cold(self, node: ast.stmt) -> None:
+        """A statement that reads no command: the string constants it assigns in this scope
+        (a function's own are dropped with it, a class body's stay, as `visit` has them)."""
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self._assigned(target.id, node.value)
+        elif isinstance(node, ast.AnnAssign):
+            if isinstance(node.target, ast.Name) and node.value is not None:
+                self._assigned(node.target.id, node.value)
+        elif not isinstance(node, FUNCTIONS):
+            for field in node._fields:
+                items = getattr(node, field, None)
+                for item in items if isinstance(items, list) else ():
+                    if isinstance(item, ast.stmt):
+                        self._cold(item)
+                    elif isinstance(item, (ast.ExceptHandler, ast.match_case)):
+                        for statement in item.body:
+                            self._cold(statement)
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.strings.append({})
         self.functions.append(node.name)
+        self.command_functions.append(bool(_COMMAND_WORDS & set(words(node.name))))
         self.generic_visit(node)
+        self.command_functions.pop()
         self.functions.pop()
         self.strings.pop()
 
@@ -90,7 +144,7 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Return(self, node: ast.Return) -> None:
-        if node.value is not None and self.functions and _COMMAND_WORDS & set(words(self.functions[-1])):
+        if node.value is not None and self.functions and self.command_functions[-1]:
             self._read(node.value)
         self.generic_visit(node)
 
