@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from portlint.scope import DEFAULT_TEST_PATHS, in_tests
+from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 
 if TYPE_CHECKING:
     from portlint.analysis.sockets import Facts
@@ -60,6 +60,7 @@ class Site:
     end_line: int = 0
     end_column: int = 0
     offset: int = 0  # doc sites: the number states the layout's value + offset (`[A, B)`: B = high + 1)
+    mock: bool = False  # given to a mock (`MagicMock(port=8000)`, `patch.dict(os.environ, ...)`): test scope
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -213,9 +214,12 @@ class Layout:
     usage: Usage | None = None  # what the config's entries matched (PL003)
     test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths (portlint.scope)
 
-    def in_tests(self, path: str) -> bool:
-        """The path belongs to tests, fixtures or mocks: a scope of its own."""
-        return in_tests(path, self.test_paths)
+    def in_tests(self, where: str | Site) -> bool:
+        """The path (or the site's path) belongs to tests or fixtures, or the site's value is given
+        to a mock or a fake: a scope of its own (portlint.scope)."""
+        if isinstance(where, Site):
+            return in_tests(where.path, self.test_paths) or mocked(where)
+        return in_tests(where, self.test_paths)
 
     @property
     def code_sites(self) -> tuple[Site, ...]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model import Band, Layout
+from portlint.model import Band, Layout, Site
 from portlint.problem import Problem, at_band
 from portlint.services import UnionFind
 
@@ -49,9 +49,9 @@ def check(layout: Layout) -> Iterator[Problem]:
 
 
 def _test_bands(layout: Layout) -> set[str]:
-    """Bands every bound site of which is in a test-like path."""
-    paths: dict[str, list[str]] = {}
+    """Bands every bound site of which is in test scope (a test-like path, a value given to a mock)."""
+    sites: dict[str, list[Site]] = {}
     for site in layout.code_sites:
         if site.band:
-            paths.setdefault(site.band, []).append(site.path)
-    return {band for band, where in paths.items() if all(layout.in_tests(p) for p in where)}
+            sites.setdefault(site.band, []).append(site)
+    return {band for band, bound in sites.items() if all(layout.in_tests(site) for site in bound)}

@@ -35,7 +35,7 @@ NEEDS = frozenset({"unreferenced"})
 def check(layout: Layout) -> Iterator[Problem]:
     defined = _definitions(layout)
     for site in layout.sites:
-        if not site.is_doc or layout.in_tests(site.path):  # a test's comment is not the docs
+        if not site.is_doc or layout.in_tests(site):  # a test's comment is not the docs
             continue
         if site.band:
             yield from _against_layout(layout, site)
@@ -51,7 +51,7 @@ def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
     """
     defined: dict[str, dict[int, Site]] = defaultdict(dict)
     for site in layout.code_sites:
-        if not site.derived and not layout.in_tests(site.path):
+        if not site.derived and not layout.in_tests(site):
             for name in site.names:
                 defined[name].setdefault(site.value, site)
     return defined

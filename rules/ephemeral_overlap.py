@@ -43,7 +43,7 @@ def check(layout: Layout) -> Iterator[Problem]:
             )
     destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
-        if layout.in_tests(site.path) or kubernetes(site) == POD:
+        if layout.in_tests(site) or kubernetes(site) == POD:
             continue
         if floor <= site.value <= _MAX_PORT and not destinations.connect_only(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"

@@ -29,7 +29,7 @@ _MAX_PORT = 65535
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    sites = [site for site in layout.code_sites if not layout.in_tests(site.path)]
+    sites = [site for site in layout.code_sites if not layout.in_tests(site)]
     ranges, _ = ranges_and_singles(sites)
     bounds = {id(site) for pair in ranges for site in (pair.low, pair.high)}
     for site in sites:

@@ -34,7 +34,7 @@ def check(layout: Layout) -> Iterator[Problem]:
             )
     for site in layout.code_sites:
         owner = layout.band(site.band) if site.band else None
-        if owner is None or layout.in_tests(site.path) or kubernetes(site) == POD:
+        if owner is None or layout.in_tests(site) or kubernetes(site) == POD:
             continue
         if 0 < site.value < PRIVILEGED_CEILING and not owner.privileged:
             yield Problem.at(site, CODE, f"{site.name}={site.value} is a privileged port (below {PRIVILEGED_CEILING})")

@@ -71,10 +71,10 @@ def check(layout: Layout) -> Iterator[Problem]:
 def _scopes(layout: Layout, written: list[_Written]) -> Iterator[list[_Written]]:
     """Production sites together; a test file's sites with each other only (its ports run in
     one test session; two test files, or a test and the code it tests, do not bind together)."""
-    yield [w for w in written if not layout.in_tests(w.site.path)]
+    yield [w for w in written if not layout.in_tests(w.site)]
     tests: dict[str, list[_Written]] = {}
     for w in written:
-        if layout.in_tests(w.site.path):
+        if layout.in_tests(w.site):
             tests.setdefault(w.site.path, []).append(w)
     yield from tests.values()
 
@@ -90,7 +90,7 @@ def _written(layout: Layout) -> list[_Written]:
     for site, low, high, label in sorted(candidates, key=lambda c: _position(c[0])):
         if not 0 < low <= high <= _MAX_PORT or kubernetes(site) == POD:
             continue
-        key = (identity(site), low, high, site.path if layout.in_tests(site.path) else "")
+        key = (identity(site), low, high, site.path if layout.in_tests(site) else "")
         if key in first:
             first[key].sites.append(site)
         else:

@@ -34,7 +34,7 @@ def check(layout: Layout) -> Iterator[Problem]:
         return
     destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
-        if site.band or site.derived or site.value == 0 or layout.in_tests(site.path) or kubernetes(site) == POD \
+        if site.band or site.derived or site.value == 0 or layout.in_tests(site) or kubernetes(site) == POD \
                 or somebody_elses(site) or destinations.connect_only(site):
             continue
         yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")

@@ -124,12 +124,13 @@ def test_on_a_clean_repository_the_starter_config_reports_nothing(
     ]
 
 
-def test_a_port_only_dialled_makes_no_band_and_a_client_of_a_server_here_keeps_its_band(
+def test_neither_a_port_only_dialled_nor_a_mock_makes_a_band_and_a_client_of_a_server_here_keeps_its_band(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     # speech/asr.py: the default port of an ASR server that runs elsewhere (only a gRPC channel reads
-    # it); serving/client.py: the client's default for the server serving/server.py runs on --port.
-    repo = _repository(FIXTURES / "init" / "dialled-servers" / "repo", tmp_path / "dialled")
+    # it); serving/client.py: the client's default for the server serving/server.py runs on --port;
+    # serving/dry_run.py: values given to mocks and a fake, in a production-path file.
+    repo = _repository(FIXTURES / "init" / "clients-and-mocks" / "repo", tmp_path / "clients")
     monkeypatch.chdir(repo)
     assert main(["init"]) == 0
     config = load_config(find_config(repo), repo)

@@ -41,6 +41,10 @@ _ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+# Calls whose arguments a mock takes (test scope wherever the file is: portlint.scope).
+_MOCK_CLASSES = frozenset(("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock",
+                           "PropertyMock", "create_autospec"))
+_PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patch"))
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
@@ -90,6 +94,7 @@ class _SiteFinder(ast.NodeVisitor):
         self.passed: dict[str, list[str]] = {}
         self.env_defaults: dict[int, str] = {}
         self.cli_names: dict[str, str] = {}  # `option` imported from click -> "click.option"
+        self.mocking = 0  # inside the arguments of this many mock calls (`MagicMock(port=...)`)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module in ("click", "typer") and node.level == 0:
@@ -170,6 +175,12 @@ class _SiteFinder(ast.NodeVisitor):
     # -- calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted(node.func)
+        mock = _is_mock(callee)
+        self.mocking += mock
+        self._call(node, callee)
+        self.mocking -= mock
+
+    def _call(self, node: ast.Call, callee: str) -> None:
         if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
             fed = self.env_defaults.get(id(node))
             self._literal(node.args[1], _string(node.args[0]), None, also=(fed,) if fed else ())
@@ -257,7 +268,7 @@ class _SiteFinder(ast.NodeVisitor):
             self.source.path, line, column, start, end, "python", name, value,
             role=role_of(leaf or name), scope=".".join(self.scopes),
             end_line=end_line, end_column=end_column,
-            aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)),
+            aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)), mock=self.mocking > 0,
         ))
 
 
@@ -282,6 +293,14 @@ def _hot_lines(source: Source, names: NameFilter) -> list[int]:
             at = data.find(leaf, at + 1)
     starts = _line_starts(source)
     return sorted({bisect.bisect_right(starts, offset) for offset in offsets})
+
+
+def _is_mock(callee: str) -> bool:
+    """A mock's constructor or a patcher: `MagicMock(...)`, `patch.dict(...)`, `mocker.patch.object(...)`,
+    `monkeypatch.setenv(...)` (not `requests.patch(...)`, an HTTP PATCH)."""
+    parts = callee.split(".")
+    return parts[-1] in _MOCK_CLASSES or callee in _PATCHES or parts[0] == "monkeypatch" or (
+        len(parts) > 1 and parts[-2] == "patch" and parts[-1] in ("object", "dict", "multiple"))
 
 
 def _branch_literals(node: ast.AST) -> Iterator[ast.AST]:

@@ -17,7 +17,7 @@ from portlint.destinations import Destinations
 from portlint.init.bands import Proposal, infer_bands
 from portlint.init.copies import frozen_pairs
 from portlint.model import Site
-from portlint.scope import in_tests
+from portlint.scope import in_tests, mocked
 from portlint.services import POD, kubernetes, somebody_elses
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
@@ -59,10 +59,11 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
 
 
 def _teaches(site: Site) -> bool:
-    """A site init learns a band from: production code (not `test_paths`), not a pod's own
-    Kubernetes port (its network namespace is its own), and below 1024 only where a server says
-    it listens (`listen_port`, `--bind-port`): a well-known client port is somebody else's server."""
-    if in_tests(site.path) or kubernetes(site) == POD:
+    """A site init learns a band from: production code (not `test_paths`, no value given to a mock
+    or a fake), not a pod's own Kubernetes port (its network namespace is its own), and below 1024
+    only where a server says it listens (`listen_port`, `--bind-port`): a well-known client port is
+    somebody else's server."""
+    if in_tests(site.path) or mocked(site) or kubernetes(site) == POD:
         return False
     return not somebody_elses(site)
 
