@@ -17,6 +17,7 @@ from portlint.suggest import did_you_mean
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
     from portlint.config import Config
     from portlint.engine import Options, Outcome
+    from portlint.problem import Problem
     from portlint.report import Context
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
@@ -114,8 +115,7 @@ def check(  # noqa: PLR0913
     from portlint.report import Context
     from portlint.rules import CATALOGUE
 
-    if statistics and output_format not in ("text", "json"):
-        raise click.UsageError(f"--statistics prints text or json, not {output_format}")
+    _statistics_format(statistics, output_format)
     if diff and (output_format != "text" or statistics):
         shown = "--statistics" if statistics else f"--output-format {output_format}"
         raise click.UsageError(f"--diff prints a unified diff; it does not combine with {shown}")
@@ -237,20 +237,10 @@ def _report(  # noqa: PLR0913
     statistics: bool = False, show_fixes: bool = False, out: TextIO | None = None, diff: bool = False,
 ) -> None:
     """The problems on `out` (stdout); with --diff, where the diff is, only the summary, on stderr."""
-    from portlint.report import github, printable, sarif, text
-    from portlint.report import json as json_report
-    from portlint.report import statistics as counts
+    from portlint.report import printable, text
 
-    if diff:
-        pass  # the diff is the report: what it leaves unfixed is counted on stderr
-    elif statistics:
-        render = counts.render_json if output_format == "json" else counts.render
-        click.echo(render(outcome.problems, context), nl=False, file=out)
-    elif output_format == "text":
-        click.echo(text.render(outcome.problems, context, show_fixes), nl=False, color=context.color, file=out)
-    else:
-        reporter = {"json": json_report, "sarif": sarif, "github": github}[output_format]
-        click.echo(reporter.render(outcome.problems, context), nl=False, file=out)
+    if not diff:  # with --diff the diff is the report: what it leaves unfixed is counted on stderr
+        _render(outcome.problems, context, output_format, statistics, show_fixes, out)
     if quiet:
         return
     for note in [*outcome.notes, *outcome.write_errors]:
@@ -260,6 +250,30 @@ def _report(  # noqa: PLR0913
             report = text.fixed_report(outcome.fixed_problems, context, written)
             click.echo(report, nl=False, color=context.color, file=None if diff else out, err=diff)
         click.echo(text.summary(outcome.problems, outcome.fixed, written), file=None if diff else out, err=diff)
+
+
+def _render(  # noqa: PLR0913
+    problems: list[Problem], context: Context, output_format: str, statistics: bool = False,
+    show_fixes: bool = False, out: TextIO | None = None,
+) -> None:
+    """The problems (of `check` or of `host`) in the chosen format, or their counts."""
+    from portlint.report import github, sarif, text
+    from portlint.report import json as json_report
+    from portlint.report import statistics as counts
+
+    if statistics:
+        render = counts.render_json if output_format == "json" else counts.render
+        click.echo(render(problems, context), nl=False, file=out)
+    elif output_format == "text":
+        click.echo(text.render(problems, context, show_fixes), nl=False, color=context.color, file=out)
+    else:
+        reporter = {"json": json_report, "sarif": sarif, "github": github}[output_format]
+        click.echo(reporter.render(problems, context), nl=False, file=out)
+
+
+def _statistics_format(statistics: bool, output_format: str) -> None:
+    if statistics and output_format not in ("text", "json"):
+        raise click.UsageError(f"--statistics prints text or json, not {output_format}")
 
 
 def _print_diff(changed: dict[str, tuple[bytes, bytes]], context: Context, out: TextIO | None = None) -> None:
@@ -332,14 +346,14 @@ def clean(path: Path | None) -> int:
 @click.option("--all", "show_all", is_flag=True, help="Print every rule's documentation.")
 def rule(code: str | None, show_all: bool) -> int:
     """Print what a rule does, why, an example and its fix safety."""
-    from portlint.rules import ALL, BY_CODE
+    from portlint.rules import DOCUMENTED
 
     if show_all:
-        chosen = list(ALL)
-    elif code and code.upper() in BY_CODE:
-        chosen = [BY_CODE[code.upper()]]
+        chosen = list(DOCUMENTED.values())
+    elif code and code.upper() in DOCUMENTED:
+        chosen = [DOCUMENTED[code.upper()]]
     else:
-        hint = did_you_mean((code or "").upper(), BY_CODE)
+        hint = did_you_mean((code or "").upper(), DOCUMENTED)
         raise click.UsageError(f"unknown rule {code}{hint}" if code else "give a rule code, or --all")
     for module in chosen:
         click.echo(f"{module.CODE} {module.NAME}\n\n{(module.__doc__ or '').strip()}\n")
@@ -382,11 +396,23 @@ def map_command(  # noqa: PLR0913
 @click.option("--config", "config_args", multiple=True, metavar="FILE|KEY=VALUE", help=_CONFIG_HELP)
 @click.option("--proc-root", type=click.Path(file_okay=False, path_type=Path), default=Path("/proc"),
               show_default=True, help="Where to read the kernel's settings and listeners.")
-def host(path: Path | None, config_args: tuple[str, ...], proc_root: Path) -> int:
+@click.option(
+    "--output-format", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True,
+)
+@click.option("--output-file", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE, not stdout.")
+@click.option("--statistics", is_flag=True, help="Print a count per code instead of the problems (text or json).")
+def host(  # noqa: PLR0913
+    path: Path | None, config_args: tuple[str, ...], proc_root: Path, output_format: str,
+    output_file: Path | None, statistics: bool,
+) -> int:
     """Check the layout against this machine: ephemeral range, reserved ports, listeners."""
     from portlint.host import check as host_check
     from portlint.host import procfs
+    from portlint.report import Context
+    from portlint.rules import HOST_CATALOGUE
     from portlint.scan import scan
+
+    _statistics_format(statistics, output_format)
 
     try:
         kernel = procfs.read_kernel(proc_root)
@@ -396,9 +422,12 @@ def host(path: Path | None, config_args: tuple[str, ...], proc_root: Path) -> in
     for note in kernel.notes:
         click.echo(f"portlint: {note}", err=True)
     found = scan(path or Path.cwd(), config_args, with_problems=False)
-    findings = host_check.compare(found.layout, kernel)
-    click.echo(host_check.render(findings, kernel, found.config.root, Path.cwd()), nl=False)
-    return EXIT_PROBLEMS if findings else EXIT_CLEAN
+    problems = host_check.compare(found.layout, kernel)
+    with _output(output_file) as out:
+        _render(problems, Context(found.config.root, Path.cwd(), rules=HOST_CATALOGUE), output_format, statistics, out=out)
+        if output_format == "text":
+            click.echo(host_check.summary(problems, kernel), file=out)
+    return EXIT_PROBLEMS if problems else EXIT_CLEAN
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
@@ -198,6 +199,28 @@ class Range:
 
 
 @dataclass(frozen=True)
+class Written:
+    """A range (a low site and its high sibling) or a single port, as written in one place."""
+
+    low: int
+    high: int
+    name: str  # a range's stem (`port_range_*`), a port's own name
+    sites: tuple[Site, ...]  # (low, high) of a range, (site,) of a port
+
+    @property
+    def first(self) -> Site:
+        return self.sites[0]
+
+    @property
+    def is_range(self) -> bool:
+        return len(self.sites) == 2
+
+    @property
+    def span(self) -> str:
+        return span(self.low, self.high)
+
+
+@dataclass(frozen=True)
 class Layout:
     """The whole picture a rule sees: the declared layout plus every site found."""
 
@@ -225,6 +248,18 @@ class Layout:
     def code_sites(self) -> tuple[Site, ...]:
         """Sites in configs, scripts and code (not docs)."""
         return tuple(site for site in self.sites if not site.is_doc)
+
+    @cached_property
+    def written(self) -> tuple[Written, ...]:
+        """Every range and port written in configs, scripts and code (not docs): each range
+        (a low paired with its high sibling, binding.ranges_and_singles), then each port.
+        Computed ports (`$((BASE + 1))`) are left out: they follow their operands."""
+        from portlint.binding import ranges_and_singles  # binding and naming read this module
+        from portlint.naming import range_stem
+
+        ranges, singles = ranges_and_singles(site for site in self.code_sites if not site.derived)
+        found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
+        return (*found, *(Written(s.value, s.value, s.name, (s,)) for s in singles))
 
     def band(self, name: str) -> Band | None:
         for band in self.bands:

@@ -1,7 +1,10 @@
 """The rules, one module each, registered here explicitly (no import side effects).
 
-A rule module has CODE, NAME, NEEDS_LAYOUT, a docstring (the user documentation
-`portlint rule CODE` prints) and `check(layout) -> Iterator[Problem]`.
+Two families. `portlint check`'s rules (ALL, PL codes): a rule module has CODE,
+NAME, NEEDS_LAYOUT, a docstring (the user documentation `portlint rule CODE`
+prints) and `check(layout) -> Iterator[Problem]`. `portlint host`'s rules (HOST,
+H codes, rules/host_*.py): CODE, NAME, the docstring and
+`check(targets, kernel) -> Iterator[Problem]` (portlint/host/targets.py).
 A rule reads the facts of the layout it names in NEEDS (see portlint.engine.FACTS).
 A rule with `judge(layout, suppressions, used, enabled, data_of)` instead of
 `check` runs after the others, over the suppressions they used (PL002).
@@ -19,6 +22,9 @@ from portlint.rules import (
     ephemeral_overlap,
     frozen_drift,
     frozen_missing,
+    host_ephemeral_overlap,
+    host_port_in_use,
+    host_reserved_gap,
     implicit_tool_default,
     invalid_port,
     layout_drift,
@@ -54,6 +60,8 @@ ALL: tuple[ModuleType, ...] = (
     implicit_tool_default,
     per_cell_rendezvous,
 )
+HOST: tuple[ModuleType, ...] = (host_ephemeral_overlap, host_reserved_gap, host_port_in_use)
+DOCUMENTED: dict[str, ModuleType] = {rule.CODE: rule for rule in (*ALL, *HOST)}  # what `portlint rule` prints
 CHECKS: tuple[ModuleType, ...] = tuple(rule for rule in ALL if not hasattr(rule, "judge"))
 JUDGES: tuple[ModuleType, ...] = tuple(rule for rule in ALL if hasattr(rule, "judge"))
 BY_CODE: dict[str, ModuleType] = {rule.CODE: rule for rule in ALL}
@@ -65,6 +73,7 @@ def describe(rule: ModuleType) -> Rule:
 
 
 CATALOGUE: tuple[Rule, ...] = tuple(describe(rule) for rule in ALL)  # `portlint check`'s rules, in order
+HOST_CATALOGUE: tuple[Rule, ...] = tuple(describe(rule) for rule in HOST)  # `portlint host`'s
 
 
 def summary(rule: ModuleType) -> str:

@@ -1,9 +1,11 @@
 """`portlint host` against fake proc roots: the machine is never consulted."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft4Validator, FormatChecker
 
 from portlint.cli import main
 from portlint.host import procfs
@@ -11,6 +13,7 @@ from portlint.host import procfs
 ROOT = Path(__file__).resolve().parent.parent
 PROC = ROOT / "fixtures" / "host"
 ABOVE_9000 = "fixtures/host/repo-above-9000"
+SARIF_SCHEMA = json.loads((ROOT / "tests" / "schemas" / "sarif-2.1.0.json").read_text())
 
 
 @pytest.fixture(autouse=True)
@@ -104,3 +107,67 @@ def test_the_readme_example_is_what_host_prints(capsys: pytest.CaptureFixture[st
     shown = readme.split(command, 1)[1].split("```", 1)[0]
     assert main(command[2:].split()[1:]) == 1
     assert capsys.readouterr().out == shown
+
+
+# -- host problems are Problems: every reporter prints them ------------------------------
+
+LISTENER = ["host", "fixtures/demo", "--proc-root", str(PROC / "listener")]
+
+
+def _formatted(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main([*LISTENER, *args]) == 1
+    return capsys.readouterr().out
+
+
+def test_host_problems_as_json_carry_their_rule_s_name(capsys: pytest.CaptureFixture[str]) -> None:
+    problems = json.loads(_formatted(capsys, "--output-format", "json"))
+    tensorboard = next(p for p in problems if p["path"] == "fixtures/demo/examples/configs/sft.yaml")
+    assert tensorboard == {
+        "code": "H201", "name": "port-in-use",
+        "message": "port 6006 of logger.tensorboard.port 6006 is held by a listening socket (tcp 127.0.0.1:6006)",
+        "path": "fixtures/demo/examples/configs/sft.yaml", "line": 84, "column": 11,
+        "end_line": 84, "end_column": 11, "fix": None,
+    }
+    assert {(p["code"], p["name"]) for p in problems} == {("H201", "port-in-use")}
+
+
+def test_host_sarif_validates_and_lists_the_host_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    log = json.loads(_formatted(capsys, "--output-format", "sarif"))
+    errors = sorted(Draft4Validator(SARIF_SCHEMA, format_checker=FormatChecker()).iter_errors(log), key=str)
+    assert not errors, errors[0]
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["H101", "H102", "H201"]
+    assert run["tool"]["driver"]["rules"][0]["help"]["text"].endswith("More: `portlint rule H101`.")
+    assert run["results"] and all(r["ruleId"] == "H201" and r["ruleIndex"] == 2 for r in run["results"])
+
+
+def test_host_problems_as_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _formatted(capsys, "--output-format", "github")
+    assert "::error file=fixtures/demo/examples/configs/sft.yaml,line=84,col=11,endLine=84,endColumn=11,title=H201::" \
+           "port 6006 of logger.tensorboard.port 6006 is held by a listening socket (tcp 127.0.0.1:6006)\n" in out
+    assert "Found" not in out  # the summary line is the text format's
+
+
+def test_host_statistics_count_per_code(capsys: pytest.CaptureFixture[str]) -> None:
+    text_lines = _formatted(capsys, "--statistics").splitlines()
+    assert text_lines[0].split() == [text_lines[0].split()[0], "H201", "port-in-use"]
+    assert text_lines[-1].startswith("Found ") and text_lines[-1].endswith("listening TCP ports).")
+    rows = json.loads(_formatted(capsys, "--statistics", "--output-format", "json"))
+    assert [(r["code"], r["name"], r["fixable"]) for r in rows] == [("H201", "port-in-use", 0)]
+
+
+def test_host_statistics_with_sarif_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*LISTENER, "--statistics", "--output-format", "sarif"]) == 2
+    assert "--statistics prints text or json, not sarif" in capsys.readouterr().err
+
+
+def test_a_host_problem_says_what_it_is_about() -> None:
+    from portlint.host import check, procfs
+    from portlint.scan import scan
+
+    found = scan(ROOT / "fixtures" / "demo")
+    problems = check.compare(found.layout, procfs.read_kernel(PROC / "listener"))
+    gym = next(p for p in problems if "band gym" in p.message)
+    assert (gym.code, gym.name, gym.band, gym.sites) == ("H201", "port-in-use", "gym", ())
+    tensorboard = next(p for p in problems if "tensorboard" in p.message)
+    assert tensorboard.band == "" and [s.name for s in tensorboard.sites] == ["logger.tensorboard.port"]
