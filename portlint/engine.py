@@ -236,7 +236,7 @@ class Engine:
         self.mirrored: set[str] = set()
         self.trees: dict[tuple[str, bytes], frozen.Flat] = {}  # flattened YAML by content
         self.read_failures: list[Failure] = []
-        self._usage: Any = None  # portlint.config_usage.Usage
+        self._usage: Any = None  # portlint.config.usage.Usage
         self.store: cache.Cache | None = None
         self.unwritten: set[str] = set()  # fixed files the writer refused
         self.digests: dict[str, str] = {}  # path -> digest of the bytes read (with the cache on)
@@ -431,9 +431,9 @@ class Engine:
     def usage(self) -> Any:
         """What the config's entries matched (PL003); once per run, fixes change no file names."""
         if self._usage is None:
-            from portlint.config_usage import usage
+            from portlint.config.usage import usage
 
-            self._usage = usage(self.config, self.listed, self.pairs, self.options.select, self.config_display())
+            self._usage = usage(self.config, self.listed, self.pairs, self.options.select, self.config_display(), BY_CODE)
         return self._usage
 
     def _data(self, files: Mapping[str, FileState], path: str) -> bytes | None:

@@ -1,6 +1,6 @@
 """Where a run starts: the config file for a path, and the repository root it configures.
 
-Kept apart from portlint/config.py, which parses and validates a config: finding
+Kept apart from the portlint/config/ package, which parses and validates a config: finding
 one reads only a few names on the way up (and a pyproject.toml's table names), so
 the warm path of portlint/runcache.py can ask the same questions without
 importing the parsers, the schema or the model.

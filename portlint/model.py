@@ -9,8 +9,8 @@ from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 
 if TYPE_CHECKING:
     from portlint.analysis.sockets import Facts
+    from portlint.config.usage import Usage
     from portlint.frozen import FrozenCheck
-    from portlint.rules.unused_config import Usage
 
 DOC_KINDS = ("markdown", "comment")
 

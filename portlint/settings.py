@@ -12,9 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from portlint import config as config_module
 from portlint import discover
-from portlint.config import DEFAULT_INCLUDE, STOCK_FLOOR, Config
+from portlint.config import DEFAULT_INCLUDE, STOCK_FLOOR, Config, split_config_args
+from portlint.config.overrides import merged, parse_override, touches
+from portlint.config.read import read
+from portlint.config.schema import load_schema
 from portlint.scope import DEFAULT_TEST_PATHS
 
 DEFAULTS: dict[str, Any] = {
@@ -26,18 +28,18 @@ _BARE = re.compile(r"[A-Za-z0-9_-]+")
 
 def render(config: Config, config_args: tuple[str, ...], floor_flag: str | None = None) -> str:
     """The resolved settings, one TOML line each, with their origin."""
-    _, overrides = config_module.split_config_args(config_args)
-    changes = [(text, config_module._parse_override(text)) for text in overrides]
+    _, overrides = split_config_args(config_args)
+    changes = [(text, parse_override(text)) for text in overrides]
     data, keys_at, shown = _file_data(config)
     for _, change in changes:
-        data = config_module._merged(data, change)
+        data = merged(data, change)
     where = "git work tree" if discover.in_git(config.root) else "not in a git work tree"
     lines = [f"# root: {config.root} ({where})", f"# config: {shown or 'none (zero-config)'}"]
     lines.append(f"# always excluded: {' '.join(discover.DEFAULT_EXCLUDE)}")
 
     def origin(keys: tuple[str, ...], line: int | None) -> str:
         for text, change in reversed(changes):
-            if config_module._touches(change, keys):
+            if touches(change, keys):
                 return f"--config {json.dumps(text)}"
         return f"{shown}:{line}" if line else "default"
 
@@ -81,21 +83,21 @@ def files(config: Config, reported: tuple[str, ...]) -> str:
 
 def _known_keys(data: dict[str, Any]) -> list[str]:
     """The schema's keys in its order (a key another module adds shows up by itself)."""
-    schema = config_module._schema()
+    schema = load_schema()
     return [*schema.get("properties", {}), *(key for key in data if key not in schema.get("properties", {}))]
 
 
 def _schema_default(key: str) -> Any:
-    return config_module._schema().get("properties", {}).get(key, {}).get("default")
+    return load_schema().get("properties", {}).get(key, {}).get("default")
 
 
 def _file_data(config: Config) -> tuple[dict[str, Any], dict[str, dict[str, int]], str]:
     """The config file's data, the line of each top-level key (and of each band), and its shown path."""
     if config.path is None:
         return {}, {}, ""
-    document = config_module._read(config.path)
+    document = read(config.path)
     data = document.data if isinstance(document.data, dict) else {}
-    lines = {str(key[0]): pos[0] for key, pos in document.positions.items() if len(key) == 1}  # config_positions
+    lines = {str(key[0]): pos[0] for key, pos in document.positions.items() if len(key) == 1}  # config/positions.py
     positions = {key: {"": line} for key, line in lines.items()}
     positions["bands"] = {**positions.get("bands", {}), **{
         str(key[1]): pos[0] for key, pos in document.positions.items() if len(key) == 2 and key[0] == "bands"

@@ -22,53 +22,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from portlint.binding import files_match
 from portlint.model import Band, Layout, Selector, Site
 from portlint.problem import Problem
 from portlint.suggest import did_you_mean
 
+if TYPE_CHECKING:  # built by portlint/config/usage.py, read here
+    from portlint.config.positions import Key
+    from portlint.config.usage import Dropped, Usage
+
 CODE = "PL003"
 NAME = "unused-config"
 NEEDS_LAYOUT = False
 NEEDS = frozenset({"usage"})
-
-NEEDS_FROZEN = ("PL401", "PL402")  # rules that read `frozen:` pairs and nothing else
-
-Key = tuple[str | int, ...]
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """A kind of file the repository has, which include/exclude leave with no file to check."""
-
-    kind: str
-    count: int  # files of the kind in the repository
-    example: str
-    key: Key  # the include or exclude entry responsible
-    by: str  # "include" or "exclude"
-    pattern: str  # that entry's glob
-
-
-@dataclass(frozen=True)
-class Idle:
-    """A --select item none of whose rules can run: (item, rules that need a layout, rules that need frozen:)."""
-
-    item: str
-    need_layout: tuple[str, ...] = ()
-    need_frozen: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Usage:
-    """What the engine saw of the config's file-level entries; the rule judges it."""
-
-    config_path: str  # "" in zero-config
-    positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict)
-    unmatched_copies: tuple[tuple[int, str], ...] = ()  # (index in frozen:, copies glob)
-    dropped: tuple[Dropped, ...] = ()
-    idle: tuple[Idle, ...] = ()
 
 
 def check(layout: Layout) -> Iterator[Problem]:

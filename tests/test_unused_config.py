@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from portlint.cli import main
-from portlint.config_positions import toml_positions
+from portlint.config.positions import toml_positions
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from portlint.model import is_port
+
 PORT_RANGE = "sys/net/ipv4/ip_local_port_range"
 RESERVED_PORTS = "sys/net/ipv4/ip_local_reserved_ports"
 TCP_TABLES = ("net/tcp", "net/tcp6")
@@ -69,6 +71,21 @@ def read_kernel(proc_root: Path) -> Kernel:
         except (OSError, UnicodeDecodeError):
             notes.append(f"no readable {proc_root / table}: its listeners are not checked")
     return Kernel((int(words[0]), int(words[1])), reserved, tuple(sorted(set(listening))), tuple(notes))
+
+
+def ephemeral_floor(proc_root: Path) -> tuple[int | None, str]:
+    """The first port of the ephemeral range (`ephemeral_floor: auto` in the config), or None and why not.
+
+    Only the first number counts here: the floor is where ephemeral ports begin.
+    """
+    try:
+        text = (proc_root / PORT_RANGE).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return None, "unreadable"
+    first = text.split()[:1]
+    if first and first[0].isdigit() and is_port(int(first[0])):
+        return int(first[0]), ""
+    return None, f"holds no port range ({text.strip()!r})"
 
 
 def _port_list(text: str) -> tuple[tuple[int, int], ...]:

@@ -3,37 +3,75 @@
 The rule itself (rules/unused_config.py) reads sites and bands from the layout;
 this gathers what only discovery knows: which `frozen.copies` globs matched a
 file, which kinds of file `include`/`exclude` left with none, and which
-`--select` items name only rules that cannot run. Computed once per run: fixes
-change numbers, never which files there are.
+`--select` items name only rules that cannot run (the engine passes its rules:
+the config imports no rule). Computed once per run: fixes change numbers, never
+which files there are.
 """
 from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
 
 from portlint import discover
-from portlint.config import DEFAULT_INCLUDE, Config
+from portlint.config.build import DEFAULT_INCLUDE, Config
+from portlint.config.positions import Key
 from portlint.frozen import FrozenPair
-from portlint.rules import BY_CODE
-from portlint.rules.unused_config import NEEDS_FROZEN, Dropped, Idle, Usage
+
+NEEDS_FROZEN = ("PL401", "PL402")  # rules that read `frozen:` pairs and nothing else
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A kind of file the repository has, which include/exclude leave with no file to check."""
+
+    kind: str
+    count: int  # files of the kind in the repository
+    example: str
+    key: Key  # the include or exclude entry responsible
+    by: str  # "include" or "exclude"
+    pattern: str  # that entry's glob
+
+
+@dataclass(frozen=True)
+class Idle:
+    """A --select item none of whose rules can run: (item, rules that need a layout, rules that need frozen:)."""
+
+    item: str
+    need_layout: tuple[str, ...] = ()
+    need_frozen: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the engine saw of the config's file-level entries; the rule judges it."""
+
+    config_path: str  # "" in zero-config
+    positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict)
+    unmatched_copies: tuple[tuple[int, str], ...] = ()  # (index in frozen:, copies glob)
+    dropped: tuple[Dropped, ...] = ()
+    idle: tuple[Idle, ...] = ()
 
 
 def usage(
     config: Config, listed: Mapping[str, str], pairs: Iterable[FrozenPair], select: Iterable[str], config_path: str,
+    rules: Mapping[str, ModuleType],
 ) -> Usage:
+    """`rules`: the registry (code -> rule module), as the engine has it."""
     matched = {id(pair.spec) for pair in pairs}
     unmatched = tuple((i, spec.copies) for i, spec in enumerate(config.frozen) if id(spec) not in matched)
     return Usage(
         config_path, config.positions, unmatched, dropped_kinds(config, listed, config_path),
-        tuple(idle_selections(config, select)),
+        tuple(idle_selections(config, select, rules)),
     )
 
 
-def idle_selections(config: Config, select: Iterable[str]) -> Iterable[Idle]:
+def idle_selections(config: Config, select: Iterable[str], rules: Mapping[str, ModuleType]) -> Iterable[Idle]:
     for item in select:
-        codes = sorted(code for code in BY_CODE if item == "ALL" or code.startswith(item))
-        need_layout = tuple(code for code in codes if BY_CODE[code].NEEDS_LAYOUT and not config.bands)
+        codes = sorted(code for code in rules if item == "ALL" or code.startswith(item))
+        need_layout = tuple(code for code in codes if rules[code].NEEDS_LAYOUT and not config.bands)
         need_frozen = tuple(code for code in codes if code in NEEDS_FROZEN and not config.frozen)
         if codes and len(need_layout) + len(need_frozen) == len(codes):
             yield Idle(item, need_layout, need_frozen)

@@ -1,0 +1,198 @@
+"""Building a `Config` from validated data, and checking what a schema cannot say.
+
+Range order and bounds, ports inside their band, `within`/`shares_with`
+references, frozen-copy templates that stay in the repository, rule codes in
+`per_file_ignores` (portlint/codes.py), and the ephemeral floor (`auto`: the
+host's, read through portlint/host/procfs.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from portlint.codes import CHECK_CODES
+from portlint.config.errors import ConfigError, Invalid, describe
+from portlint.config.positions import Key
+from portlint.config.read import Document
+from portlint.config.schema import validate
+from portlint.locate import inside
+from portlint.model import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
+from portlint.scope import DEFAULT_TEST_PATHS
+from portlint.suggest import did_you_mean
+
+DEFAULT_INCLUDE = (
+    "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
+)
+# Linux's default net.ipv4.ip_local_port_range is 32768-60999: without a config
+# (or when the host's range cannot be read) that is where ephemeral ports begin.
+STOCK_FLOOR = 32768
+
+_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None  # the config file (absolute), None in zero-config
+    root: Path  # repository root (absolute): the git work tree, wherever the config is (see root_of)
+    ephemeral_floor: int
+    floor_note: str  # why "auto" fell back to the stock floor, "" otherwise
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    bands: tuple[Band, ...]
+    frozen: tuple[FrozenSpec, ...]
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
+    declared: bool  # a config file was found, with or without bands
+    positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)  # entry -> (line, column)
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.scope)
+
+
+def build(path: Path | None, document: Document, override: int | str | None, proc_root: Path, root: Path) -> Config:
+    data = document.data
+    if not isinstance(data, dict):
+        where = "at the top level" if not document.prefix else "for [tool.portlint]"
+        raise Invalid((), f"expected a mapping {where}, got {describe(data)}")
+    validate(data)
+    bands = tuple(
+        _band(name, spec, document.positions.get(("bands", name), (1, 1))) for name, spec in data.get("bands", {}).items()
+    )
+    _check_references(bands)
+    _check_codes(data.get("per_file_ignores", {}))
+    floor, note = resolve_floor(override or data.get("ephemeral_floor", STOCK_FLOOR), proc_root)
+    return Config(
+        path=path,
+        root=root,
+        ephemeral_floor=floor,
+        floor_note=note,
+        include=tuple(data.get("include", DEFAULT_INCLUDE)),
+        exclude=tuple(data.get("exclude", ())),
+        bands=bands,
+        frozen=tuple(_frozen(index, spec, root) for index, spec in enumerate(data.get("frozen", ()))),
+        per_file_ignores=tuple((glob, tuple(codes)) for glob, codes in data.get("per_file_ignores", {}).items()),
+        declared=path is not None,
+        positions=document.positions,
+        test_paths=tuple(data.get("test_paths", DEFAULT_TEST_PATHS)),
+    )
+
+
+def _frozen(index: int, spec: dict[str, Any], root: Path) -> FrozenSpec:
+    """A frozen-copy entry; a template that leaves the repository is refused."""
+    sources = spec["source"] if isinstance(spec["source"], list) else [spec["source"]]
+    for key, templates in (("copies", [spec["copies"]]), ("source", sources)):
+        for template in templates:
+            try:
+                sample = template.format(name="x.yaml", stem="x")
+            except (KeyError, IndexError, ValueError):
+                raise Invalid(("frozen", index, key), f"expected a path template using {{name}} or {{stem}}, got {template!r}") from None
+            if os.path.isabs(sample) or not inside(root, root / sample):
+                raise Invalid(("frozen", index, key), f"resolves outside the repository root: {template!r}")
+    return FrozenSpec(spec["copies"], tuple(sources), spec.get("compare", "ports"), spec.get("inferred", False))
+
+
+def _band(name: str, spec: dict[str, Any], position: tuple[int, int]) -> Band:
+    low, high = _bounds(name, spec)
+    window = spec.get("window")
+    band = Band(
+        name=name,
+        low=low,
+        high=high,
+        description=spec.get("description", ""),
+        within=spec.get("within", ""),
+        shares_with=tuple(spec.get("shares_with", ())),
+        ports=tuple(spec.get("ports", {}).items()),
+        window=Window(window["stride"], window["count"]) if window else None,
+        files=_globs(spec.get("files", ())),
+        sites=tuple(_selector(site) for site in spec.get("sites", ())),
+        privileged=spec.get("privileged", False),
+        inferred=spec.get("inferred", False),
+        line=position[0],
+        column=position[1],
+    )
+    for port_name, port in band.ports:
+        if not band.contains(port):
+            raise Invalid(("bands", name, "ports", port_name), f"expected a port inside {band.span}, got {port}")
+    return band
+
+
+def _bounds(name: str, spec: dict[str, Any]) -> tuple[int, int]:
+    if "port" in spec:
+        return spec["port"], spec["port"]
+    written = spec["range"]
+    if isinstance(written, str):
+        match = _RANGE.fullmatch(written)
+        assert match is not None  # the schema's pattern
+        low, high, form, shown = int(match[1]), int(match[2]), "LOW-HIGH", json.dumps(written)
+    else:
+        low, high = written
+        form, shown = "[LOW, HIGH]", f"[{low}, {high}]"
+    if not (is_port(low) and is_port(high)):
+        raise Invalid(("bands", name, "range"), f"expected {form} with ports in {MIN_PORT}..{MAX_PORT}, got {shown}")
+    if low > high:
+        raise Invalid(("bands", name, "range"), f"expected {form} with LOW <= HIGH, got {shown}")
+    return low, high
+
+
+def _selector(site: str | dict[str, Any]) -> Selector:
+    if isinstance(site, str):
+        return Selector(site)
+    return Selector(site["name"], _globs(site.get("files", ())), site.get("kind", ""), site.get("role", ""))
+
+
+def _globs(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _check_references(bands: tuple[Band, ...]) -> None:
+    """`within` and `shares_with` name other bands; a carve-out lies inside its parent."""
+    by_name = {band.name: band for band in bands}
+    for band in bands:
+        for index, other in enumerate(band.shares_with):
+            _known_band(other, by_name, ("bands", band.name, "shares_with", index))
+        if not band.within:
+            continue
+        where = ("bands", band.name, "within")
+        if band.within == band.name:
+            raise Invalid(where, f'expected another band, got "{band.name}" itself')
+        parent = _known_band(band.within, by_name, where)
+        if not (parent.low <= band.low and band.high <= parent.high):
+            raise Invalid(where, f'expected a range inside "{parent.name}" ({parent.span}), got {band.span}')
+
+
+def _known_band(name: str, by_name: dict[str, Band], where: tuple[str | int, ...]) -> Band:
+    if name not in by_name:
+        raise Invalid(where, f'unknown band "{name}"' + did_you_mean(name, by_name, quoted=True))
+    return by_name[name]
+
+
+def _check_codes(per_file_ignores: dict[str, list[str]]) -> None:
+    """Every code in `per_file_ignores` names a rule or a prefix of one: a typo would ignore nothing."""
+    for glob, codes in per_file_ignores.items():
+        for index, code in enumerate(codes):
+            if not any(rule.startswith(code) for rule in CHECK_CODES):
+                raise Invalid(("per_file_ignores", glob, index), f"unknown rule {code}{did_you_mean(code, CHECK_CODES)}")
+
+
+def parse_floor_override(text: str) -> int | str:
+    """The CLI's `--ephemeral-floor N|auto`."""
+    value = text.strip()
+    if value == "auto":
+        return value
+    if re.fullmatch(r"[0-9]+", value) and is_port(int(value)):
+        return int(value)
+    raise ConfigError("--ephemeral-floor", "", f'expected an integer {MIN_PORT}..{MAX_PORT} or "auto", got {json.dumps(text)}')
+
+
+def resolve_floor(value: int | str, proc_root: Path) -> tuple[int, str]:
+    """The floor and, when "auto" could not read the host's range, a note saying so."""
+    if value != "auto":
+        return int(value), ""
+    from portlint.host import procfs  # only for "auto"
+
+    floor, why = procfs.ephemeral_floor(proc_root)
+    if floor is not None:
+        return floor, ""
+    return STOCK_FLOOR, f"ephemeral_floor auto: {proc_root / procfs.PORT_RANGE} {why}; using {STOCK_FLOOR}"

@@ -1,0 +1,73 @@
+"""Validation against schema.json (shipped beside this module), and the wording of what it finds.
+
+A jsonschema error becomes "expected X, got Y" at its key path, or an unknown
+or missing key. jsonschema is imported where it is used (start-up time).
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from portlint.config.errors import Invalid, describe
+from portlint.suggest import did_you_mean
+
+
+@cache
+def load_schema() -> dict[str, Any]:
+    from importlib.resources import files
+
+    schema: dict[str, Any] = json.loads((files("portlint.config") / "schema.json").read_text(encoding="utf-8"))
+    return schema
+
+
+def validate(data: dict[str, Any]) -> None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(load_schema()).iter_errors(data))
+    if error is not None:
+        raise Invalid(tuple(error.absolute_path), _schema_message(error))
+
+
+def _schema_message(error: Any) -> str:
+    """A jsonschema ValidationError as "expected X, got Y" (or an unknown/missing key)."""
+    keyword, schema, instance = error.validator, error.schema, error.instance
+    if keyword == "additionalProperties":
+        known = list(schema.get("properties", {}))
+        unknown = next(key for key in instance if key not in known)
+        return f'unknown key "{unknown}"' + did_you_mean(unknown, known, quoted=True)
+    if keyword == "required":
+        missing = next(key for key in error.validator_value if key not in instance)
+        return f'missing required key "{missing}"'
+    if keyword == "oneOf":
+        keys = [key for branch in error.validator_value for key in branch.get("required", ())]
+        present = [key for key in keys if key in instance]
+        got = "both" if present else "neither"
+        return f"expected exactly one of {' or '.join(map(json.dumps, keys))}, got {got}"
+    expected = schema.get("x-expected") or _expectation(keyword, schema)
+    return f"expected {expected}, got {describe(instance)}" if expected else error.message
+
+
+def _expectation(keyword: str, schema: dict[str, Any]) -> str:
+    if keyword == "type":
+        types: list[str] = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        return " or ".join(_TYPE_WORDS.get(name, name) for name in types)
+    if keyword in ("minimum", "maximum"):
+        if "maximum" in schema:
+            return f"an integer {schema.get('minimum', '')}..{schema['maximum']}"
+        return f"an integer >= {schema['minimum']}"
+    if keyword == "enum":
+        return "one of " + ", ".join(json.dumps(value) for value in schema["enum"])
+    if keyword == "minLength":
+        return "a non-empty string"
+    return ""  # pragma: no cover - every other keyword of the schema carries x-expected
+
+
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "boolean": "true or false",
+}
