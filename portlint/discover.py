@@ -71,9 +71,10 @@ class Candidate:
 class Prefilter:
     """Port tokens and selector names: a file where `search` finds none holds no site."""
 
-    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...]) -> None:
+    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...], keys: tuple[bytes, ...] = ()) -> None:
         self.tokens = tokens
         self.names = names  # plain substrings: `bytes.find` is faster than any regex for them
+        self.keys = keys  # the last key of every selector name (`b` of `a.b`, `ports` of `ports[0]`)
 
     def search(self, data: bytes | mmap.mmap) -> re.Match[bytes] | bool | None:
         """Something truthy where a token or name occurs (a match of a token), else None."""
@@ -98,7 +99,8 @@ def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
     tokens = tuple(re.compile(token) for token in _PORT_TOKENS)
     names = {name.lstrip("-").encode() for name in extra_names if name.strip("-")}
     kept = tuple(sorted(name for name in names if not any(token.search(name) for token in tokens)))
-    return Prefilter(tokens, kept)
+    keys = {name.rsplit(b".", 1)[-1].split(b"[", 1)[0] for name in names}
+    return Prefilter(tokens, kept, tuple(sorted(keys)))
 
 
 def kind_of(path: str, head: bytes = b"") -> str:

@@ -90,6 +90,10 @@ def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored:
 def worth_parsing(kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
     """A port token or selector name, socket code (PL601/602), or a tool whose default
     ports matter (PL603): anything else holds nothing to check (frozen pairs aside)."""
+    if kind == "yaml":  # and then only where a key, a comment or a command can yield something
+        from portlint.extract.yaml import worth_composing
+
+        return bool(pattern.search(data) or mentions_tool(kind, data)) and worth_composing(data, pattern.tokens, pattern.keys)
     return bool(pattern.search(data) or uses_sockets(kind, data) or mentions_tool(kind, data))
 
 

@@ -6,11 +6,21 @@ Helm chart's `templates/`) that is not YAML as written is read with its
 template actions blanked (`portlint.extract.template`); one that is still not
 YAML is skipped with a note, never reported as PL001. The C-backed composer is used when
 ruamel.yaml.clib is installed (≈6× faster than the pure one, same marks).
+
+Composing is most of the cost, so `worth_composing` first reads the bytes for
+what the extractor could yield (a port-like key whose value may be a number, a
+comment naming a port, a suppression, a command key that runs something): a
+Kubernetes CRD, which says "port" in thousands of schema keys and describes
+`command:` and `rayStartParams:` without running any, is not composed at all
+(kuberay: 14 files, 5.5 of the 6.2 MiB of YAML the port token kept). A file
+dropped there is not checked for YAML errors either, as any file the byte
+prefilter skips.
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -48,6 +58,107 @@ def _yaml() -> Any:
         yaml = YAML(typ="safe", pure=True)
     yaml.Resolver = TagsAsWritten
     return yaml
+
+
+# -- which files are worth composing (a byte test, no parser) ----------------------
+# What the extractor can yield, each with the bytes it cannot do without:
+# * a site: a port-like key (a port token in it; or a selector's last key) with a
+#   value that does not start with a letter (a digit, a quote, `&`, `!`, `*`, `-`, `[`);
+# * a comment statement or a suppression: a port token after a `#`, or `portlint:`;
+# * a command: a `command`/`args`/`run`/`setup`/`rayStartParams` key, unless its value
+#   is a block mapping (a CRD's schema of the field, which runs nothing).
+# Keys the token cannot be seen in (an alias as a key, an explicit `?` key, an escape
+# in a quoted key) make the whole file worth composing.
+# One literal-first pattern per key (`re` scans for the literal), the look-behind after it:
+# a key, not the end of one (`kwargs:`).
+_COMMAND_KEYS = tuple(
+    re.compile(rb"(%s)(?<![\w-]%s)['\"]?[ \t]*:" % (key, key))
+    for key in (b"command", b"args", b"rayStartParams", b"run", b"setup")
+)
+_BLANK = re.compile(rb"[ \t\r\n]*")
+# The next non-blank line is a plain key deeper than `indent`: the value is a block mapping.
+_NEXT_KEY = re.compile(rb"(?:[ \t]*\r?\n)*( *)[A-Za-z_][\w.-]*[ \t]*:(?:[ \t\r\n]|$)")
+_EXPLICIT_KEY = re.compile(rb"\?(?=[ \t\r\n]|\Z)(?:(?<=^\?)|(?<=[ \t\[{,]\?))", re.M)  # `? key`: may span lines
+_ALIAS_KEY = re.compile(rb"\*[^ \t\r\n,\[\]{}]+[ \t]*:")  # `*alias : value`, where a key may start
+_ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
+
+
+def worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
+    """Whether composing the file can yield anything: False proves it holds no site, comment
+    statement, suppression or command (a file known not to be YAML aside: it is skipped as
+    any file the byte prefilter skips). `tokens` are discover's port tokens, `keys` the last
+    key of every selector name. A frozen copy's side is composed whatever this says."""
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return True  # reported as not UTF-8 (PL001)
+    if b"portlint:" in data or any(key in data for key in keys):
+        return True
+    if _EXPLICIT_KEY.search(data) or _ESCAPE.search(data) or any(map(_alias_key, _ALIAS_KEY.finditer(data))):
+        return True  # a key the token cannot be seen in
+    for token in tokens:
+        for match in token.finditer(data):
+            if _may_hold_port(data, match.start()):
+                return True
+    return any(_may_run(data, match) for pattern in _COMMAND_KEYS for match in pattern.finditer(data))
+
+
+def _alias_key(match: re.Match[bytes]) -> bool:
+    """An alias where a key may start: after indentation (and `- `), `{` or `,`."""
+    data = match.string
+    before = data[data.rfind(b"\n", 0, match.start()) + 1:match.start()].rstrip(b" \t")
+    return not before.strip(b" \t-") or before.endswith((b"{", b","))
+
+
+def _may_hold_port(data: bytes, at: int) -> bool:
+    """A port token at `at`: in a comment, or in a key whose value may be a number."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    if data.find(b"#", line_start, at) != -1:
+        return True
+    line_end = data.find(b"\n", at)
+    line_end = len(data) if line_end == -1 else line_end
+    colon = data.find(b":", at, line_end)
+    while colon != -1:  # every colon: a quoted key may hold one (`"port:a": 1`)
+        value = _BLANK.match(data, colon + 1).end()  # type: ignore[union-attr]  # matches the empty string
+        if value < len(data) and not data[value:value + 1].isalpha():
+            return True  # a number, a quote, `&`, `!`, `*`, `-`, `[`, `{`, `|`, a comment: may be a port
+        colon = data.find(b":", colon + 1, line_end)
+    return False
+
+
+def _may_run(data: bytes, match: re.Match[bytes]) -> bool:
+    """A command key: False only where its value is a block mapping, and (rayStartParams)
+    one under a CRD schema's `properties:` or (`run`/`setup`) one nested in another key."""
+    line_start = data.rfind(b"\n", 0, match.start()) + 1
+    indent = match.start() - line_start
+    if data[line_start:match.start()].strip(b" "):
+        return True  # `- command:`, a quoted or flow key: not read here
+    line_end = data.find(b"\n", match.end())
+    line_end = len(data) if line_end == -1 else line_end
+    if data[match.end():line_end].strip(b" \t\r"):
+        return True  # a value (or a comment) on the key's own line
+    mapping = _NEXT_KEY.match(data, line_end + 1) if line_end < len(data) else None
+    if mapping is None or len(mapping.group(1)) <= indent:
+        return True
+    if match.group(1) == b"rayStartParams":
+        parent = _parent_line(data, line_start, indent)
+        return parent is None or parent.strip(b" \t\r") != b"properties:"
+    return False
+
+
+def _parent_line(data: bytes, line_start: int, indent: int) -> bytes | None:
+    """The nearest line above `line_start` indented less than `indent` (comments and blank
+    lines aside): in block YAML, the key whose value holds the line."""
+    end = line_start - 1
+    while end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        line = data[start:end]
+        text = line.lstrip(b" ")
+        if text.strip(b" \t\r") and not text.startswith(b"#") and len(line) - len(text) < indent:
+            return line
+        end = start - 1
+    return None
 
 
 def compose(text: str) -> list[Any]:

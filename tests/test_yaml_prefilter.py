@@ -1,0 +1,149 @@
+"""Which YAML files are worth composing: every shape the byte test keeps yields something,
+and a file it drops yields nothing (so dropping it changes no finding)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from portlint.discover import prefilter
+from portlint.engine import extract_file, worth_parsing
+from portlint.extract import Extraction
+from portlint.extract.yaml import worth_composing
+from portlint.naming import NameFilter
+
+
+def worth(data: bytes, selectors: tuple[str, ...] = ()) -> bool:
+    return worth_parsing("yaml", data, prefilter(selectors))
+
+
+def extracted(data: bytes, selectors: tuple[str, ...] = ()) -> Extraction:
+    return extract_file("c.yaml", "yaml", data, NameFilter(selectors)).extraction
+
+
+# Each shape yields a site, a comment statement, a suppression, a command or an error,
+# and hides the port token from a look at the key's own line in one way or another.
+KEPT = {
+    "non-ASCII before the port": "# réglages ✓\nserveur: {nom: \"é✓\", port: 8000}\n".encode(),
+    "value on the next line, CRLF": b"serve:\r\n  http_port:\r\n    8000\r\n",
+    "port in the second document": b"description: the port\n---\nmetrics_port: 8002\n",
+    "JSON-like flow map": b'{"master_port":29500}\n',
+    "flow sequence of maps": b"servers: [{name: a, port: 8000}]\n",
+    "anchored value": b"router_port: &p 7000\nname: x\n",
+    "tagged value": b"router_port: !!int 7000\n",
+    "alias value": b"base: &p 7000\nrouter_port: *p\n",
+    "alias as a key": b"names: [&k router_port]\nservers: {*k : 7000}\n",
+    "explicit key": b"? router_port\n: 7000\n",
+    "escaped key": b'"router_p\\x6frt": 7000\nnote: a port\n',
+    "list under a port key": b"router_port:\n  - 7000\n",
+    "quoted value": b"router_port: '7000'\n",
+    "colon inside a quoted key": b'"port:a": 7000\n',
+    "comment after a value": b"name: port-forward  # portlint: ignore[PL103]\n",
+    "comment statement": b"#   1400-1999  cluster.master_port_range_low/high\ncluster: {}\n",
+    "port only in a command string": b"containers:\n  - command: [python, serve.py, --port, '8000']\n",
+    "env-style assignment in a command": b"job:\n  command: MASTER_PORT=1400 torchrun train.py\n",
+    "ray start in a script": b"name: x\nrun: |\n  ray start --head --port=6379\n",
+    "command list on the next lines": b"spec:\n  command:\n    - ray\n    - start\n    - --port=6379\n",
+    "rayStartParams of a head group": b"headGroupSpec:\n  rayStartParams:\n    dashboard-host: 0.0.0.0\n",
+    "empty rayStartParams": b"workerGroupSpecs:\n  - rayStartParams: {}\n",
+    "not UTF-8": b"router_port: 1\n# r\xe9glages\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_a_shape_that_yields_something_is_composed(name: str) -> None:
+    data = KEPT[name]
+    assert extracted(data) != Extraction(), "the case must yield something to be worth keeping"
+    assert worth(data)
+
+
+def test_a_selected_key_without_a_port_token_in_it_is_composed() -> None:
+    data = b"description: the gcs port\ncluster:\n  gcs_slot: 1200\n"
+    assert extracted(data) == Extraction() and not worth(data)
+    assert [site.name for site in extracted(data, ("cluster.gcs_slot",)).sites] == ["cluster.gcs_slot"]
+    assert worth(data, ("cluster.gcs_slot",))
+
+
+# A CRD's schema: port keys whose values describe the field, commands and rayStartParams
+# declared, not run.
+CRD = b"""\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+spec:
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        properties:
+          headGroupSpec:
+            properties:
+              rayStartParams:
+                additionalProperties:
+                  type: string
+                type: object
+              containers:
+                items:
+                  properties:
+                    args:
+                      items:
+                        type: string
+                      type: array
+                    command:
+                      items:
+                        type: string
+                      type: array
+                    ports:
+                      items:
+                        properties:
+                          containerPort:
+                            description: 'Port to expose on the pod: a number, 0 < x < 65536.'
+                            format: int32
+                            type: integer
+                          hostPort:
+
+                            format: int32
+                            type: integer
+                        required:
+                        - containerPort
+                        type: object
+                      type: array
+"""
+
+
+def test_a_crd_schema_is_not_composed() -> None:
+    assert extracted(CRD) == Extraction()
+    assert not worth(CRD)
+    assert not worth(CRD.replace(b"\n", b"\r\n"))
+
+
+@pytest.mark.parametrize("edit", [
+    (b"format: int32\n                            type: integer\n                          hostPort:", b"format: int32\n                            type: integer\n                          hostPort: 80"),
+    (b"", b"---\nheadGroupSpec:\n  rayStartParams:\n    num-cpus: '1'\n"),  # appended
+    (b"spec:\n", b"spec:  # 6379 is ray.head_port\n"),
+])
+def test_one_live_line_in_a_crd_makes_it_composed(edit: tuple[bytes, bytes]) -> None:
+    old, new = edit
+    data = CRD.replace(old, new, 1) if old else CRD + new
+    assert data != CRD and extracted(data) != Extraction()
+    assert worth(data)
+
+
+_KEYS = ["port", "master_port", "containerPort", "ports", "command", "args", "run", "setup",
+         "rayStartParams", "properties", "description", "items", "name", "? port", '"port"', "*a", "- port"]
+_VALUES = ["", "8000", "'8000'", '"80"', "&a 80", "*a", "!!int 80", "{port: 1}", "[1, 2]", "port 80",
+           "|", "text", "# port 8000", "- 80", "x: 1", "ray start --port 1", "{}"]
+_LINE = st.tuples(st.integers(0, 3), st.sampled_from(_KEYS), st.sampled_from(_VALUES))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, min_size=1, max_size=8), st.sampled_from([b"\n", b"\r\n"]))
+def test_a_dropped_document_yields_nothing(lines: list[tuple[int, str, str]], newline: bytes) -> None:
+    data = newline.join(
+        f"{'  ' * depth}{key}: {value}".rstrip().encode() for depth, key, value in lines
+    ) + newline
+    result = extracted(data)
+    if result.error:
+        return  # not YAML: a dropped file is not checked, as any file the byte prefilter skips
+    pattern = prefilter()
+    if not worth_composing(data, pattern.tokens, pattern.keys):
+        assert result == Extraction(), data
