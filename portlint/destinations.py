@@ -10,8 +10,8 @@ fewer):
 - into a connect side: `connect`/`connect_ex`/`create_connection`/`open_connection`, a gRPC
   `insecure_channel`/`secure_channel`, `urlopen`, an `http(s)://`/`ws(s)://`/`grpc(s)://` URL, a
   keyword that names the remote end (`remote_bind_address=`: bound on the remote host), or a client
-  library's constructor (a callee in a `client` module, `riva.client.Auth(...)`, or named `...Client`)
-  that is not defined in the repository;
+  library's constructor (a callee in a `client` module, `riva.client.Auth(...)`, or named `...Client`);
+  the last two only for a callee whose name no function or class of the repository has;
 - through what only carries it: `int()`/`str()`, a `host:port` string, a tuple, a local name, an
   attribute of `self` read by the class's own methods, a function or class of the repository
   (the module's own or one it imports) whose parameter it becomes and whose return hands it back;
@@ -69,6 +69,7 @@ class _Walk:
         self.files = files
         self.modules: dict[str, _Module | None] = {}
         self.seen: set[tuple[str, int, str]] = set()
+        self.defines: dict[str, bool] = {}
 
     def module(self, path: str) -> _Module | None:
         if path not in self.modules:
@@ -173,10 +174,20 @@ class _Walk:
         if resolved is not None:
             yield from self.into(module, call, resolved, keyword, index, depth, returns)
             return
-        if leaf in _CONNECTS or (keyword or "").startswith("remote_") or _client(callee):
+        if leaf in _CONNECTS or ((keyword or "").startswith("remote_") or _client(callee)) and not self.ours(leaf):
             yield CONNECT
             return
         yield UNKNOWN
+
+    def ours(self, name: str) -> bool:
+        """A function or class of that name is defined somewhere in the repository: a call this walk
+        could not resolve (`pkg.VLLMClient(...)` through a module alias) may reach it, so its name
+        proves nothing."""
+        if name not in self.defines:
+            pattern = re.compile(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+" + re.escape(name.encode()) + rb"\b", re.M)
+            # bytes, not trees: a match in a string or a comment only makes a proof fail
+            self.defines[name] = any(pattern.search(data) for data in self.files.values())
+        return self.defines[name]
 
     def into(self, module: _Module, call: ast.Call, resolved: tuple[_Module, Function, int], keyword: str | None,
              index: int | None, depth: int, returns: bool) -> Iterator[str]:
