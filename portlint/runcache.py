@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from portlint import __version__, discover, locate
+from portlint import __version__, cache, discover, locate
 
 FORMAT = 1
 _COMMANDS = ("check", "init", "clean", "rule", "map", "host", "help")
@@ -124,8 +124,6 @@ class Warm:
 
     def compute(self, listing: list[str]) -> bool:
         """The whole key; False when an input is one this module does not replay."""
-        from portlint import cache
-
         self.listing = listing
         h = hashlib.sha256(self._invocation_text.encode())
         h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
@@ -157,7 +155,7 @@ class Warm:
             return f"{name} {'d' if stat.S_ISDIR(status.st_mode) else 'x'}"
         try:
             with open(name, "rb") as handle:
-                return f"{name} {_digest(handle.read())}"
+                return f"{name} {cache.digest(handle.read())}"
         except OSError as error:
             return f"{name} e{error.errno}"
 
@@ -167,36 +165,12 @@ class Warm:
             suffix = os.path.splitext(path)[1].lower()
             if suffix and suffix not in discover.KINDS:
                 continue  # no extractor reads it and no glob can give it a kind (discover.candidates)
-            full = os.path.join(base, path)
-            try:
-                status = os.lstat(full)
-            except FileNotFoundError:
-                h.update(f"{path}\0-\0".encode())
-                continue
-            except OSError:
+            state = _state(os.path.join(base, path))
+            if state is None:
                 return False
-            mode = status.st_mode
-            if stat.S_ISLNK(mode):
-                token = f"l {os.readlink(full)} {os.path.realpath(full)}"
-                try:
-                    mode = os.stat(full).st_mode
-                except OSError as error:
-                    h.update(f"{path}\0{token} e{error.errno}\0".encode())
-                    continue
-            else:
-                token = "f"
-            if stat.S_ISDIR(mode):
-                token += " d"
-            elif not stat.S_ISREG(mode):
-                return False  # a FIFO, a device: not read by a check, not by this either
-            else:
-                try:
-                    with open(full, "rb") as handle:
-                        digest = _digest(handle.read())
-                except OSError:
-                    return False
+            token, digest = state
+            if digest:
                 self.digests[path] = digest
-                token += " " + digest
             h.update(f"{path}\0{token}\0".encode())
         return True
 
@@ -264,8 +238,6 @@ class Warm:
         return True
 
     def _store(self, code: int, chunks: list[list[Any]]) -> None:
-        from portlint import cache
-
         written = None
         if self.parsed.output_file is not None:
             try:
@@ -384,14 +356,66 @@ def _load(path: Path) -> dict[str, Any] | None:
     return entry
 
 
-def _digest(data: bytes) -> str:
-    from portlint import cache
-
-    return cache.digest(data)
-
-
 def _hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+_OPEN = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _state(full: str) -> tuple[str, str] | None:
+    """What a listed path is, as a check would find it, and its content's digest ("" when it
+    has none): "f" a file, "l TARGET REAL ..." a symlink and what it leads to, "d" a folder
+    (a submodule), "-" missing, "e ERRNO" unreadable; None for what this module does not
+    replay (a FIFO, a device). One open that follows no link and blocks on nothing, then
+    fstat: cheaper than a stat and an open."""
+    try:
+        fd = os.open(full, _OPEN)
+    except FileNotFoundError:
+        return "-", ""
+    except OSError:
+        return _linked(full)  # ELOOP: a symlink (or unreadable: said there)
+    try:
+        return _opened(fd, "f")
+    finally:
+        os.close(fd)
+
+
+def _opened(fd: int, token: str) -> tuple[str, str] | None:
+    try:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            return token + " d", ""
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        parts = []
+        while True:
+            part = os.read(fd, max(status.st_size + 1, 1 << 16))
+            if not part:
+                break
+            parts.append(part)
+    except OSError as error:
+        return f"{token} e{error.errno}", ""
+    digest = cache.digest(b"".join(parts))
+    return f"{token} {digest}", digest
+
+
+def _linked(full: str) -> tuple[str, str] | None:
+    try:
+        if not stat.S_ISLNK(os.lstat(full).st_mode):
+            os.close(os.open(full, _OPEN))
+            return None  # openable now: it changed under us
+    except OSError as error:
+        return f"e{error.errno}", ""
+    token = f"l {os.readlink(full)} {os.path.realpath(full)}"
+    try:
+        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        return f"{token} e{error.errno}", ""
+    try:
+        return _opened(fd, token)
+    finally:
+        os.close(fd)
 
 
 def _stamp(status: os.stat_result) -> tuple[int, int, int]:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from portlint.model import Command
@@ -156,11 +157,21 @@ def load() -> tuple[Tool, ...]:
 
 
 def table() -> dict[str, Any]:
-    from importlib.resources import files
+    """The packaged table as data: `tool_defaults.json`, generated from `tool_defaults.yaml`
+    (the source, with its comments; tests/test_tool_defaults.py keeps them equal and
+    regenerates the JSON with PORTLINT_UPDATE_FIXTURES=1). Parsing the YAML cost ~25 ms of
+    every check that reads a command."""
+    import json
 
+    loaded: dict[str, Any] = json.loads(Path(__file__).with_name("tool_defaults.json").read_bytes())
+    return loaded
+
+
+def from_yaml() -> dict[str, Any]:
+    """`tool_defaults.yaml` parsed: what `tool_defaults.json` must hold."""
     from ruamel.yaml import YAML
 
-    loaded: dict[str, Any] = YAML(typ="safe").load((files("portlint") / "tool_defaults.yaml").read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = YAML(typ="safe").load(Path(__file__).with_name("tool_defaults.yaml").read_text(encoding="utf-8"))
     return loaded
 
 

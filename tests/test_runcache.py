@@ -121,6 +121,22 @@ def test_every_kind_of_input_change_misses(repo: Path) -> None:
     assert first.code == 1
 
 
+@pytest.mark.slow
+def test_a_symlink_is_its_target_and_what_it_holds(repo: Path) -> None:
+    (repo / "ports").mkdir()
+    (repo / "ports" / "a.yaml").write_text("server:\n  port: 8080\n")
+    (repo / "ports" / "b.yaml").write_text("server:\n  port: 8081\n")
+    (repo / "linked.yaml").symlink_to("ports/a.yaml")
+    check(repo)
+    assert check(repo).hit
+    for change in (lambda: (repo / "ports" / "a.yaml").write_text("server:\n  port: 9090\n"),  # what it leads to
+                   lambda: (repo / "linked.yaml").unlink() or (repo / "linked.yaml").symlink_to("ports/b.yaml")):
+        change()
+        miss = check(repo)
+        assert not miss.hit and miss.output == check(repo, "--no-cache").output
+        assert check(repo).hit
+
+
 def test_a_file_no_check_reads_is_not_an_input(repo: Path) -> None:
     check(repo)
     (repo / "notes.json").write_text('{"port": 1}\n')  # no extractor reads .json

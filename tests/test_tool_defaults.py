@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -27,6 +29,16 @@ def command(*words: str, assignments: tuple[tuple[str, str], ...] = ()) -> Comma
 
 
 # --- the table -------------------------------------------------------------------------------
+
+
+def test_the_packaged_json_is_the_yaml() -> None:
+    """tool_defaults.json is what checks load (no YAML parse per run); the YAML is the source.
+    `PORTLINT_UPDATE_FIXTURES=1 pytest tests/test_tool_defaults.py -k json` regenerates it."""
+    expected = tool_defaults.from_yaml()
+    json_path = Path(tool_defaults.__file__).with_name("tool_defaults.json")
+    if os.environ.get("PORTLINT_UPDATE_FIXTURES", "") not in ("", "0"):
+        json_path.write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert tool_defaults.table() == expected, "tool_defaults.json is stale: regenerate it (see this test's docstring)"
 
 
 def test_ray_start_defaults_are_those_of_rays_documentation() -> None:
