@@ -134,6 +134,19 @@ def _workers(size: int) -> int:
     return min(cores, 8)
 
 
+# What the per-file stage imports on first use: imported before a pool forks, or each worker
+# imports it all again (on AReaL 59 modules, ~0.1 s of CPU per worker). Only a cost, never a
+# result, if it falls behind: tests/test_engine_stages.py keeps it complete.
+PER_FILE_MODULES = (
+    "portlint.extract.yaml", "portlint.extract.yaml_commands", "portlint.extract.python",
+    "portlint.extract.python_commands", "portlint.extract.shell", "portlint.extract.markdown",
+    "portlint.extract.prose", "portlint.extract.template",
+    "portlint.analysis.calls", "portlint.analysis.expressions", "portlint.analysis.flow", "portlint.analysis.imports",
+    "portlint.analysis.messages", "portlint.analysis.module", "portlint.analysis.values",
+    "ruamel.yaml", "ruamel.yaml.cyaml",
+)
+
+
 def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[tuple[Extraction, frozen.Flat | None]]:
     """Workers forked from this process read the jobs from its memory; only the results travel back.
     Largest files first, one at a time, so no worker is left holding the longest one at the end."""
@@ -141,6 +154,8 @@ def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, worker
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    for module in PER_FILE_MODULES:  # once here, shared by every worker
+        importlib.import_module(module)
     _JOBS, _JOB_NAMES = jobs, names
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
     try:

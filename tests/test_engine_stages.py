@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pickle
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -85,3 +87,28 @@ def test_small_inputs_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv("PORTLINT_WORKERS", raising=False)
     assert engine._workers(engine.PARALLEL_BYTES - 1) == 1
     assert engine._workers(engine.PARALLEL_BYTES) >= 1
+
+
+def test_a_pool_is_forked_after_what_the_per_file_stage_imports() -> None:
+    """Every module extracting the fixtures imports on first use is in engine.PER_FILE_MODULES
+    (imported before the fork, else every worker imports it again)."""
+    probe = """import sys
+from pathlib import Path
+from portlint import discover, engine
+from portlint.naming import NameFilter
+before = set(sys.modules)
+for number, path in enumerate(sorted(Path("fixtures").rglob("*"))):
+    kind = discover.kind_of(str(path), path.read_bytes()[:128]) if path.is_file() else ""
+    if kind:
+        engine.extract_file(str(path), kind, path.read_bytes(), NameFilter(["MASTER_PORT"]), kind == "yaml" and number % 2 == 0)
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True)
+    imported = {name for name in done.stdout.split() if name.startswith(("portlint.", "ruamel.yaml"))}
+    assert imported, done.stderr
+    preloaded = set()
+    for module in engine.PER_FILE_MODULES:
+        preloaded |= {name for name in imported if name == module or name.startswith(module + ".")}
+    assert imported - preloaded == set()
+
