@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from portlint.model import BASE, HIGH, LOW, Band, Range, Selector, Site
+from portlint.model import BASE, HIGH, LOW, Band, Layout, Range, Selector, Site
 from portlint.naming import range_stem
 
 if TYPE_CHECKING:
@@ -102,6 +102,22 @@ def canonical(site: Site, band: Band) -> int | None:
     if site.role == HIGH:
         return band.high
     return band.low if band.low == band.high else None
+
+
+def drift(layout: Layout, site: Site) -> int | None:
+    """The value the layout gives `site` where the site drifted from it, else None.
+
+    PL301's decision (it rewrites the site to that value), which PL401 reads too: a
+    frozen copy's source that drifted is PL301's to fix first, and the copy then
+    follows the layout, not the stale value. A site drifts when it is bound to a
+    band, written as a literal (not computed), not 0 (the kernel's pick), and its
+    role names one port of the band (`canonical`) other than the one it holds.
+    """
+    band = layout.band(site.band) if site.band and not site.derived else None
+    if band is None or site.value == 0:
+        return None
+    wanted = canonical(site, band)
+    return wanted if wanted is not None and wanted != site.value else None
 
 
 def identity(site: Site) -> str:

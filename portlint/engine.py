@@ -519,7 +519,7 @@ class Engine:
 
     # -- stage: the fix loop ------------------------------------------------------
     def applicable(self, problem: Problem) -> bool:
-        return problem.fix is not None and (problem.fix.safe or self.options.unsafe_fixes)
+        return problem.applicable(self.options.unsafe_fixes)
 
     def fix(self, files: dict[str, FileState]) -> Outcome:
         original = {path: state.data for path, state in files.items()}

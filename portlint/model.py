@@ -17,6 +17,7 @@ DOC_KINDS = ("markdown", "comment")
 # TCP and UDP port numbers (0 is not one: it asks the kernel for any free port).
 MIN_PORT = 1
 MAX_PORT = 65535
+PRIVILEGED_CEILING = 1024  # ports below it need root (CAP_NET_BIND_SERVICE) to bind
 
 
 def is_port(value: int) -> bool:

@@ -23,6 +23,10 @@ class Fix:
     edits: tuple[Edit, ...]
     safe: bool = True  # unsafe fixes apply only with --unsafe-fixes
 
+    def applies(self, unsafe_fixes: bool) -> bool:
+        """Whether --fix applies it (an unsafe one only with --unsafe-fixes)."""
+        return self.safe or unsafe_fixes
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -66,6 +70,11 @@ class Problem:
         fix = Fix((Edit(site.start, site.end, str(value).encode()),), safe)
         return cls.at(site, code, message, fix if site.fixable else None)
 
+
+    def applicable(self, unsafe_fixes: bool) -> bool:
+        """It has a fix that --fix (with --unsafe-fixes when given) applies: the engine
+        applies it, the reports mark it `[*]` and count it."""
+        return self.fix is not None and self.fix.applies(unsafe_fixes)
 
     def of(self, rule: Rule) -> Problem:
         """This problem named after the rule that reported it (the engine and the host

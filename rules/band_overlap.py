@@ -41,7 +41,7 @@ def check(layout: Layout) -> Iterator[Problem]:
     for index in sorted(colliding):
         members.setdefault(groups.find(index), []).append(bands[index])
     for group in members.values():
-        listed = ", ".join(f"{b.name} ({b.low}-{b.high}, line {b.line})" for b in group)
+        listed = ", ".join(f"{b.name} ({b.span}, line {b.line})" for b in group)
         yield at_band(
             layout.config_path, group[0], CODE,
             f"{len(group)} bands overlap: {listed}; declare within/shares_with if intended",

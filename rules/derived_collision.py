@@ -20,9 +20,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from portlint.binding import ranges_and_singles
-from portlint.model import PORT, Band, Layout, Range, Site, name_matches
-from portlint.naming import range_stem
+from portlint.model import MAX_PORT, PORT, Band, Layout, Site, Written, name_matches
 from portlint.problem import Problem
 
 CODE = "PL204"
@@ -30,7 +28,6 @@ NAME = "derived-collision"
 NEEDS_LAYOUT = False
 NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
-_MAX_PORT = 65535
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -38,11 +35,15 @@ def check(layout: Layout) -> Iterator[Problem]:
     by_path: dict[str, list[Site]] = defaultdict(list)
     for site in layout.code_sites:
         by_path[site.path].append(site)
-    for sites in by_path.values():
-        derived = [s for s in sites if s.derived and 0 < s.value <= _MAX_PORT]
+    ranges_in: dict[str, list[Written]] = defaultdict(list)
+    for written in layout.written:
+        if written.is_range:
+            ranges_in[written.first.path].append(written)
+    for path, sites in by_path.items():
+        derived = [s for s in sites if s.derived and 0 < s.value <= MAX_PORT]
         if not derived:
             continue
-        ranges, _ = ranges_and_singles(s for s in sites if not s.derived)
+        ranges = ranges_in[path]
         for site in derived:
             reason = _collision(site, sites, ranges) or _layout_collision(layout, site) or _leaves_band(layout, site, sites)
             if reason:
@@ -54,7 +55,7 @@ def _computed(site: Site) -> str:
     return f"{prefix}{site.derived} = {site.value}"
 
 
-def _collision(site: Site, sites: list[Site], ranges: list[Range]) -> str:
+def _collision(site: Site, sites: list[Site], ranges: list[Written]) -> str:
     """Another port of the same file with this value (or a range of it around the value)."""
     for other in sites:
         if other is site or other.value != site.value or _same_port(site, other):
@@ -62,9 +63,8 @@ def _collision(site: Site, sites: list[Site], ranges: list[Range]) -> str:
         shown = _computed(other) if other.derived else f"{other.name} = {other.value}"
         return f"collides with {shown} (line {other.line})"
     for pair in ranges:
-        if pair.low.value <= site.value <= pair.high.value and not _same_port(site, pair.low):
-            stem = range_stem(pair.low.name)
-            return f"falls in {stem} {pair.low.value}-{pair.high.value} (line {pair.low.line})"
+        if pair.low <= site.value <= pair.high and not _same_port(site, pair.first):
+            return f"falls in {pair.name} {pair.span} (line {pair.first.line})"
     return ""
 
 
@@ -93,7 +93,7 @@ def _leaves_band(layout: Layout, site: Site, sites: list[Site]) -> str:
     band = _band_of(layout, site, sites)
     if band is None or band.contains(site.value):
         return ""
-    return f"leaves band {band.name} ({band.low}-{band.high})"
+    return f"leaves band {band.name} ({band.span})"
 
 
 def _band_of(layout: Layout, site: Site, sites: list[Site]) -> Band | None:

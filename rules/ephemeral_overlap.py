@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portlint.destinations import Destinations
-from portlint.model import Layout
+from portlint.model import MAX_PORT, Layout
 from portlint.problem import Problem, at_band
 from portlint.services import POD, kubernetes
 
@@ -30,7 +30,6 @@ NAME = "ephemeral-overlap"
 NEEDS_LAYOUT = False
 NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.destinations)
 
-_MAX_PORT = 65535
 
 
 def check(layout: Layout) -> Iterator[Problem]:
@@ -39,12 +38,12 @@ def check(layout: Layout) -> Iterator[Problem]:
         if band.high >= floor:
             yield at_band(
                 layout.config_path, band, CODE,
-                f"band {band.name} ({band.low}-{band.high}) reaches the ephemeral range ({floor}+)",
+                f"band {band.name} ({band.span}) reaches the ephemeral range ({floor}+)",
             )
     destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
         if layout.in_tests(site) or kubernetes(site) == POD:
             continue
-        if floor <= site.value <= _MAX_PORT and not destinations.connect_only(site):
+        if floor <= site.value <= MAX_PORT and not destinations.connect_only(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
             yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.binding import canonical
+from portlint.binding import drift
 from portlint.frozen import Scalar
 from portlint.model import Layout
 from portlint.problem import Edit, Fix, Problem
@@ -53,14 +53,8 @@ def check(layout: Layout) -> Iterator[Problem]:
 
 
 def _drifted_from_layout(layout: Layout) -> set[tuple[str, int]]:
-    """(path, start) of every bound site whose value the layout would rewrite (PL301)."""
-    drifted = set()
-    for site in layout.code_sites:
-        band = layout.band(site.band) if site.band and not site.derived else None
-        wanted = canonical(site, band) if band else None
-        if wanted is not None and wanted != site.value:
-            drifted.add((site.path, site.start))
-    return drifted
+    """(path, start) of every site PL301 rewrites to the layout's value (binding.drift)."""
+    return {(site.path, site.start) for site in layout.code_sites if drift(layout, site) is not None}
 
 
 def _zero(value: str) -> bool:

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.binding import ranges_and_singles
-from portlint.model import Layout
+from portlint.model import MAX_PORT, MIN_PORT, Layout, span
 from portlint.problem import Problem
 
 CODE = "PL102"
@@ -25,24 +24,21 @@ NAME = "invalid-port"
 NEEDS_LAYOUT = False
 NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
-_MAX_PORT = 65535
 
 
 def check(layout: Layout) -> Iterator[Problem]:
     sites = [site for site in layout.code_sites if not layout.in_tests(site)]
-    ranges, _ = ranges_and_singles(sites)
-    bounds = {id(site) for pair in ranges for site in (pair.low, pair.high)}
+    ranges = [w for w in layout.written if w.is_range and not any(layout.in_tests(site) for site in w.sites)]
+    bounds = {id(site) for pair in ranges for site in pair.sites}
     for site in sites:
-        if site.value > _MAX_PORT:
-            yield Problem.at(site, CODE, f"{site.name}={site.value} is not a port (1-{_MAX_PORT})")
+        if site.value > MAX_PORT:
+            yield Problem.at(site, CODE, f"{site.name}={site.value} is not a port ({span(MIN_PORT, MAX_PORT)})")
         elif site.value == 0 and (id(site) in bounds or _confirmed(layout, site.band)):
             yield Problem.at(site, CODE, f"{site.name}=0 lets the kernel pick an ephemeral port where a fixed port is expected")
     for pair in ranges:
-        if pair.low.value > pair.high.value:
-            yield Problem.at(
-                pair.low, CODE,
-                f"range {pair.low.name}={pair.low.value} is above {pair.high.name}={pair.high.value}",
-            )
+        low, high = pair.sites
+        if low.value > high.value:
+            yield Problem.at(low, CODE, f"range {low.name}={low.value} is above {high.name}={high.value}")
 
 
 def _confirmed(layout: Layout, name: str) -> bool:

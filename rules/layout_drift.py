@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.binding import canonical
+from portlint.binding import canonical, drift
 from portlint.model import Layout
 from portlint.problem import Problem
 
@@ -33,12 +33,11 @@ def check(layout: Layout) -> Iterator[Problem]:
         band = layout.band(site.band) if site.band and not site.derived else None
         if band is None or site.value == 0:
             continue
-        wanted = canonical(site, band)
-        if wanted is None:
-            if not band.contains(site.value):
-                yield Problem.at(site, CODE, f"{site.name}={site.value} lies outside band {band.name} ({band.low}-{band.high})")
-        elif site.value != wanted:
+        wanted = drift(layout, site)
+        if wanted is not None:
             yield Problem.replacing(
                 site, CODE, f"{site.name}={site.value} drifted from the layout: band {band.name} gives {wanted}", wanted,
                 safe=not band.inferred,
             )
+        elif canonical(site, band) is None and not band.contains(site.value):  # a port of a range band
+            yield Problem.at(site, CODE, f"{site.name}={site.value} lies outside band {band.name} ({band.span})")

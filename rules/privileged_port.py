@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model import Layout
+from portlint.model import PRIVILEGED_CEILING, Layout
 from portlint.problem import Problem, at_band
 from portlint.services import POD, kubernetes
 
@@ -22,7 +22,6 @@ NAME = "privileged-port"
 NEEDS_LAYOUT = True
 NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
-PRIVILEGED_CEILING = 1024
 
 
 def check(layout: Layout) -> Iterator[Problem]:

@@ -26,9 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from portlint.binding import ranges_and_singles
-from portlint.model import Layout, Site
-from portlint.naming import range_stem
+from portlint.model import MAX_PORT, Layout, Site
 from portlint.problem import Problem
 from portlint.services import POD, UnionFind, identity, kubernetes, same_service
 
@@ -37,7 +35,6 @@ NAME = "site-overlap"
 NEEDS_LAYOUT = False
 NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 
-_MAX_PORT = 65535
 _SHOWN = 4  # places named per member; the rest are counted
 
 
@@ -80,15 +77,13 @@ def _scopes(layout: Layout, written: list[_Written]) -> Iterator[list[_Written]]
 
 
 def _written(layout: Layout) -> list[_Written]:
-    ranges, singles = ranges_and_singles(s for s in layout.code_sites if not s.derived)
     candidates = [
-        (r.low, r.low.value, r.high.value, f"{range_stem(r.low.name)} {r.low.value}-{r.high.value}")
-        for r in ranges
+        (w.first, w.low, w.high, f"{w.name} {w.span}" if w.is_range else f"{w.name}={w.low}")
+        for w in layout.written
     ]
-    candidates += [(s, s.value, s.value, f"{s.name}={s.value}") for s in singles]
     first: dict[tuple[str, int, int, str], _Written] = {}
     for site, low, high, label in sorted(candidates, key=lambda c: _position(c[0])):
-        if not 0 < low <= high <= _MAX_PORT or kubernetes(site) == POD:
+        if not 0 < low <= high <= MAX_PORT or kubernetes(site) == POD:
             continue
         key = (identity(site), low, high, site.path if layout.in_tests(site) else "")
         if key in first:

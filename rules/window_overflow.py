@@ -55,9 +55,5 @@ def _reasons(layout: Layout, band: Band, low: int, high: int) -> list[str]:
         if other.name != band.name and other.low <= high and low <= other.high
         and not layout.related(band.name, other.name)
     ]
-    reasons += [f"takes ports of band {other.name} ({_span(other)})" for other in taken]
+    reasons += [f"takes ports of band {other.name} ({other.span})" for other in taken]
     return reasons
-
-
-def _span(band: Band) -> str:
-    return str(band.low) if band.low == band.high else f"{band.low}-{band.high}"

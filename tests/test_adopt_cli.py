@@ -87,7 +87,7 @@ def test_config_key_value_overrides_one_setting_and_repeats(repo: Path) -> None:
         "--config", "bands.web.port = 8081", "--select", "PL101,PL301",
     )
     assert (code, out) == (1, (
-        ".github/portlint.yaml:2:3: PL101 band web (8081-8081) reaches the ephemeral range (8000+)\n"
+        ".github/portlint.yaml:2:3: PL101 band web (8081) reaches the ephemeral range (8000+)\n"
         "svc/a.yaml:2:9: PL101 web.port=8081 reaches the ephemeral range (8000+)\n"
         "svc/b.yaml:2:9: PL101 api.port=8081 reaches the ephemeral range (8000+)\n"
         "Found 3 problems.\n"

@@ -59,7 +59,7 @@ def test_on_the_demo_the_starter_config_names_the_planted_disagreements_and_keep
     # (PL201 for the bands, PL202 for the sites: one service, generation, against gym).
     assert sorted((p["code"], p["message"].split(":")[1].split(";")[0]) for p in problems) == [
         ("PL201", " generation-2 (3000-5499, line 65), gym (5000-5999, line 74)"),
-        ("PL201", " sandbox (6000-6999, line 84), tensorboard (6006-6006, line 91)"),
+        ("PL201", " sandbox (6000-6999, line 84), tensorboard (6006, line 91)"),
         ("PL202", " generation.port_range_* 3000-4999 (band generation) at examples/configs/evals/eval.yaml"),
     ]
     text = (demo / ".portlint.yaml").read_text()

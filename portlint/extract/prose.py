@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from portlint.model import HIGH, LOW, Site
+from portlint.model import HIGH, LOW, MAX_PORT, Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
 
@@ -31,7 +31,6 @@ _RANGES = (
     ("open", re.compile(rf"(?<![\w.=:/'\"-]){_NUMBER}\+")),
     ("single", re.compile(rf"(?<![\w.=:/'\"-]){_NUMBER}(?![\w.+]|\s*(?:-|–|—|\.\.)\s*\d|-\w)")),
 )
-_MAX_PORT = 65535
 _DIGIT = re.compile(rb"[0-9]")
 _NEAR_WORDS = 3
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)")
@@ -62,7 +61,7 @@ def statements(
             return
     roles = _roles(shape, len(numbers), mentioned[0])
     for (char_start, char_end, value), (role, offset) in zip(numbers, roles):
-        if value > _MAX_PORT:
+        if value > MAX_PORT:
             return
         byte_start = start + len(text[:char_start].encode())
         byte_end = byte_start + (char_end - char_start)

@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 from portlint.binding import ranges_and_singles
 from portlint.config import CONFIG_NAMES
-from portlint.model import BASE, HIGH, LOW, Range, Site
+from portlint.model import BASE, HIGH, LOW, Range, Site, is_port
+from portlint.model import span as shown_span
 from portlint.services import UnionFind, same_service, service_words
 
 CLUSTER_GAP = 2  # single ports at most this far apart form one band (odd worker / even head ports)
@@ -69,7 +70,7 @@ class Proposal:
 
 def infer_bands(sites: Iterable[Site]) -> list[Proposal]:
     """One proposal per range or port group found, ordered by port."""
-    sites = [s for s in sites if 1 <= s.value <= 65535 and not is_config(s.path)]
+    sites = [s for s in sites if is_port(s.value) and not is_config(s.path)]
     code = [s for s in sites if not s.is_doc]
     ranges, singles = ranges_and_singles(s for s in code if not s.derived)
     groups: dict[str, Group] = {}
@@ -100,7 +101,7 @@ def _disagreements(proposals: list[Proposal]) -> list[Proposal]:
         family = list({id(p): p for group in proposal.groups for p in by_group[group]}.values())
         family.sort(key=lambda p: (p.low, p.high, p.name))
         if len(family) > 1:
-            said = "; ".join(f"{p.name} {_shown((p.low, p.high))} in {', '.join(p.found_in[:2])}"
+            said = "; ".join(f"{p.name} {shown_span(p.low, p.high)} in {', '.join(p.found_in[:2])}"
                              + (f" (+{len(p.found_in) - 2} more)" if len(p.found_in) > 2 else "") for p in family)
             proposal = replace(proposal, shares_with=tuple(p.name for p in family if p is not proposal),
                                disagreement=said if proposal is family[0] else "")
@@ -157,10 +158,6 @@ def _span(item: Range | Site) -> tuple[int, int]:
     if isinstance(item, Range):
         return min(item.low.value, item.high.value), max(item.low.value, item.high.value)
     return item.value, item.value
-
-
-def _shown(span: tuple[int, int]) -> str:
-    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
 
 
 def _range_bands(groups: Iterable[Group]) -> Iterator[Proposal]:

@@ -12,8 +12,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-MAX_PORT = 65535
-PRIVILEGED_CEILING = 1024  # ports below it need root (CAP_NET_BIND_SERVICE) to bind
+from portlint.model import MAX_PORT, PRIVILEGED_CEILING
+
 # An empty stretch's share of spare columns, against 1 + log10(ports) for an occupied one:
 # enough to leave room for tick labels in a sparse layout, little in a dense one.
 GAP_WEIGHT = 0.3

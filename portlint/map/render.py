@@ -19,9 +19,9 @@ from rich.text import Text
 
 from portlint.map import axis as mapaxis
 from portlint.map import rows as maprows
-from portlint.map.axis import PRIVILEGED_CEILING, Axis
+from portlint.map.axis import Axis
 from portlint.map.rows import BAND, DRAW_ORDER, OVERFLOW, OVERLAP, SHARED, SITE, WINDOW, WRITTEN, Picture, Row
-from portlint.model import Layout
+from portlint.model import PRIVILEGED_CEILING, Layout
 from portlint.problem import Problem
 from portlint.scan import scan
 

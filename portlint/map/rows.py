@@ -11,9 +11,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from portlint.binding import identity, ranges_and_singles
-from portlint.model import Band, Layout, Site
-from portlint.naming import range_stem
+from portlint.binding import identity
+from portlint.model import Band, Layout, Written, span
 from portlint.problem import Problem
 
 # Mark kinds, in drawing order: a later kind wins a cell.
@@ -45,20 +44,6 @@ class Row:
     def codes(self) -> tuple[tuple[str, int], ...]:
         """(code, how many), sorted by code."""
         return tuple(sorted(Counter(p.code for p in self.problems).items()))
-
-
-@dataclass(frozen=True)
-class Written:
-    """A range (a low site and its high sibling) or a single port, as written in one place."""
-
-    low: int
-    high: int
-    label: str
-    sites: tuple[Site, ...]
-
-    @property
-    def first(self) -> Site:
-        return self.sites[0]
 
 
 @dataclass(frozen=True)
@@ -104,21 +89,14 @@ def picture(layout: Layout, problems: Iterable[Problem]) -> Picture:
 
 
 def _written(layout: Layout) -> list[Written]:
-    # Computed ports (`$((X + 1))`) follow their operand; like PL202, the map leaves them out.
-    ranges, singles = ranges_and_singles(s for s in layout.code_sites if not s.derived)
-    found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
-    found += [Written(s.value, s.value, s.name, (s,)) for s in singles]
-    return sorted(found, key=lambda w: (w.first.path, w.first.line, w.first.column))
+    # Computed ports (`$((X + 1))`) follow their operand: like PL202, the map leaves them out (Layout.written).
+    return sorted(layout.written, key=lambda w: (w.first.path, w.first.line, w.first.column))
 
 
 def _row_key(written: Written) -> str:
     if written.first.band:
         return "band:" + written.first.band
     return f"site:{identity(written.first)}:{written.low}-{written.high}"
-
-
-def _span(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}-{high}"
 
 
 # -- rows and their order -------------------------------------------------------------
@@ -139,12 +117,12 @@ def _skeleton(
     def visit(band: Band, level: int) -> None:
         key = "band:" + band.name
         order.append(key)
-        labels[key] = (band.name, _span(band.low, band.high))
+        labels[key] = (band.name, band.span)
         depth[key] = level
         if band.window:
             end = band.low + band.window.count * band.window.stride - 1
             order.append("window:" + band.name)
-            labels["window:" + band.name] = (f"{band.window.count}×{band.window.stride} windows", _span(band.low, end))
+            labels["window:" + band.name] = (f"{band.window.count}×{band.window.stride} windows", span(band.low, end))
             depth["window:" + band.name] = level + 1
         for child in sorted(children[band.name], key=_band_order):
             visit(child, level + 1)
@@ -154,7 +132,7 @@ def _skeleton(
     loose = sorted({keys[id(w)]: w for w in written if not w.first.band}.items(), key=lambda kv: _loose_order(kv[1]))
     for key, w in loose:
         order.append(key)
-        labels[key] = (w.label, _span(w.low, w.high))
+        labels[key] = (w.name, w.span)
     return order, labels, depth
 
 
@@ -163,7 +141,7 @@ def _band_order(band: Band) -> tuple[int, int, str]:
 
 
 def _loose_order(written: Written) -> tuple[int, int, str]:
-    return (written.low, written.high, written.label)
+    return (written.low, written.high, written.name)
 
 
 # -- marks ---------------------------------------------------------------------------------
@@ -173,7 +151,7 @@ def _band_marks(layout: Layout, band: Band) -> list[Mark]:
     """The band, and the parts it may share: a carve-out inside it, a shares_with partner."""
     marks = [Mark(band.low, band.high, BAND)]
     for other in layout.bands:
-        shared = other.within == band.name or other.name in band.shares_with or band.name in other.shares_with
+        shared = layout.related(band.name, other.name) and band.within != other.name  # not its own parent
         if other is not band and shared and band.overlaps(other):
             marks.append(Mark(max(band.low, other.low), min(band.high, other.high), SHARED))
     return marks
@@ -208,7 +186,7 @@ def _overlaps(
 ) -> Iterator[tuple[str, Mark]]:
     """The cells a PL201/PL202 problem is about, on both rows involved."""
     if problem.code == "PL201":
-        band = next((b for b in layout.bands if (b.line, b.column) == (problem.line, problem.column)), None)
+        band = layout.band(problem.band) if problem.band else None
         if band is None:
             return
         for other in layout.bands:

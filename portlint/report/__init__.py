@@ -75,7 +75,7 @@ class Context:
         return "/" in word and bool(Path(word).suffix) and not full.exists() and full.parent.is_dir()
 
     def applicable(self, problem: Problem) -> bool:
-        return problem.fix is not None and (problem.fix.safe or self.unsafe_fixes)
+        return problem.applicable(self.unsafe_fixes)
 
     def source_line(self, path: str, line: int) -> str:
         """Line `line` (1-based) of a file as it is on disk now; "" when unreadable."""
