@@ -30,17 +30,23 @@ from portlint.analysis.sockets import Finding  # one finding type for every code
 from portlint.analysis.tree import FUNCTIONS, children, dotted, lines_holding, searchable
 
 CODE = "PL604"
-_STARTS = re.compile(rb"init_process_group|LLM\s*\(|Engine\s*\(|spawn\s*\(|torchrun|torch\.distributed\.(?:run|launch)")
+# One pattern per alternative, each opening with its literal: `re` scans for a literal
+# (many times faster than for a pattern opening with an alternation).
+_STARTS = tuple(re.compile(p) for p in (
+    rb"init_process_group", rb"LLM\s*\(", rb"Engine\s*\(", rb"spawn\s*\(", rb"torchrun", rb"torch\.distributed\.(?:run|launch)",
+))
 # A start is judged only on a literal port, so a file is read only where one is
 # written next to what would carry it: an environment key with its value, a
 # tcp:// address, a launcher flag, or a port keyword (the literal's shapes: `_int`,
 # `_tcp_port`, `_FLAGS`, `_ENGINE_PORT_KEYWORDS`).
-_PORTS = re.compile(
-    rb"(?:MASTER|VLLM)_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d"
-    rb"|tcp://[^\"'\s]*:\d"
-    rb"|--(?:master[-_]port|rdzv[-_]endpoint)[=\s\"',]*(?:[^\"'\s]*:)?\d"
-    rb"|port\s*=\s*(?:str\(|int\()?[\"']?\d"
-)
+_PORTS = tuple(re.compile(p) for p in (
+    rb"MASTER_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d",
+    rb"VLLM_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d",
+    rb"tcp://[^\"'\s]*:\d",
+    rb"--master[-_]port[=\s\"',]*(?:[^\"'\s]*:)?\d",
+    rb"--rdzv[-_]endpoint[=\s\"',]*(?:[^\"'\s]*:)?\d",
+    rb"port\s*=\s*(?:str\(|int\()?[\"']?\d",
+))
 _ENV_PORTS = ("MASTER_PORT", "VLLM_PORT")
 _ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
 _WAITS = frozenset(("wait", "communicate", "kill", "terminate", "join", "shutdown", "close"))
@@ -67,7 +73,7 @@ class Start:
 
 
 def worth_reading(data: bytes) -> bool:
-    return _STARTS.search(data) is not None and _PORTS.search(data) is not None
+    return any(p.search(data) for p in _STARTS) and any(p.search(data) for p in _PORTS)
 
 
 def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
