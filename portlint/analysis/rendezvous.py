@@ -30,22 +30,24 @@ from portlint.analysis.sockets import Finding  # one finding type for every code
 from portlint.analysis.tree import FUNCTIONS, children, dotted, lines_holding, searchable
 
 CODE = "PL604"
-# One pattern per alternative, each opening with its literal: `re` scans for a literal
-# (many times faster than for a pattern opening with an alternation).
-_STARTS = tuple(re.compile(p) for p in (
-    rb"init_process_group", rb"LLM\s*\(", rb"Engine\s*\(", rb"spawn\s*\(", rb"torchrun", rb"torch\.distributed\.(?:run|launch)",
+# One test per alternative: the literal it opens with (`in` is a fast byte search, and most
+# files hold none of them), then the pattern for the rest. One pattern opening with an
+# alternation is many times slower: `re` cannot scan for a literal then.
+_STARTS = tuple((literal, re.compile(pattern)) for literal, pattern in (
+    (b"init_process_group", rb"init_process_group"), (b"LLM", rb"LLM\s*\("), (b"Engine", rb"Engine\s*\("),
+    (b"spawn", rb"spawn\s*\("), (b"torchrun", rb"torchrun"), (b"torch.distributed.", rb"torch\.distributed\.(?:run|launch)"),
 ))
 # A start is judged only on a literal port, so a file is read only where one is
 # written next to what would carry it: an environment key with its value, a
 # tcp:// address, a launcher flag, or a port keyword (the literal's shapes: `_int`,
 # `_tcp_port`, `_FLAGS`, `_ENGINE_PORT_KEYWORDS`).
-_PORTS = tuple(re.compile(p) for p in (
-    rb"MASTER_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d",
-    rb"VLLM_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d",
-    rb"tcp://[^\"'\s]*:\d",
-    rb"--master[-_]port[=\s\"',]*(?:[^\"'\s]*:)?\d",
-    rb"--rdzv[-_]endpoint[=\s\"',]*(?:[^\"'\s]*:)?\d",
-    rb"port\s*=\s*(?:str\(|int\()?[\"']?\d",
+_PORTS = tuple((literal, re.compile(pattern)) for literal, pattern in (
+    (b"MASTER_PORT", rb"MASTER_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d"),
+    (b"VLLM_PORT", rb"VLLM_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d"),
+    (b"tcp://", rb"tcp://[^\"'\s]*:\d"),
+    (b"--master", rb"--master[-_]port[=\s\"',]*(?:[^\"'\s]*:)?\d"),
+    (b"--rdzv", rb"--rdzv[-_]endpoint[=\s\"',]*(?:[^\"'\s]*:)?\d"),
+    (b"port", rb"port\s*=\s*(?:str\(|int\()?[\"']?\d"),
 ))
 _ENV_PORTS = ("MASTER_PORT", "VLLM_PORT")
 _ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
@@ -73,7 +75,8 @@ class Start:
 
 
 def worth_reading(data: bytes) -> bool:
-    return any(p.search(data) for p in _STARTS) and any(p.search(data) for p in _PORTS)
+    return any(literal in data and pattern.search(data) for literal, pattern in _STARTS) and \
+        any(literal in data and pattern.search(data) for literal, pattern in _PORTS)
 
 
 def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
