@@ -51,6 +51,7 @@ _DELIMITER_CELL = re.compile(rb"[ \t]*:?-+:?[ \t]*")
 _INLINE_MARK = re.compile(rb"[\\`<]")
 
 _BACKSLASH, _BACKTICK, _PIPE, _GT, _TAB = (ord(c) for c in "\\`|>\t")
+_BLANK_OR_QUOTE = b" \t>"
 _CODE_SPAN, _HTML_COMMENT = "code", "comment"
 _UNLIMITED = 1 << 30
 
@@ -88,9 +89,12 @@ def _split_lines(data: bytes) -> list[_Line]:
         newline = data.find(b"\n", start)
         stop = len(data) if newline == -1 else newline
         end = stop - 1 if stop > start and data[stop - 1] == ord("\r") else stop
-        depth, content = _unquote(data, start, end, _UNLIMITED)
-        indent, text = _indent(data, content, end)
-        lines.append(_Line(start, end, depth, content, indent, text))
+        if start == end or data[start] not in _BLANK_OR_QUOTE:  # most lines: no quote, no indent
+            lines.append(_Line(start, end, 0, start, 0, start))
+        else:
+            depth, content = _unquote(data, start, end, _UNLIMITED)
+            indent, text = _indent(data, content, end)
+            lines.append(_Line(start, end, depth, content, indent, text))
         if newline == -1:
             return lines
         start = newline + 1
@@ -181,6 +185,12 @@ def _cells(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
     if end > start and data[end - 1] == _PIPE and data[end - 2 : end - 1] != b"\\":
         end -= 1
     spans, cell, pos = [], start, start
+    if data.find(b"\\", start, end) == -1:  # no escape: every `|` splits (found by `find`, not byte by byte)
+        while (pos := data.find(b"|", pos, end)) != -1:
+            spans.append((cell, pos))
+            cell = pos = pos + 1
+        spans.append((cell, end))
+        return spans
     while pos < end:
         if data[pos] == _PIPE:
             spans.append((cell, pos))
