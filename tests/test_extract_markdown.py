@@ -131,6 +131,12 @@ def test_a_table_without_outer_pipes_and_with_several_sites_per_row() -> None:
     assert _found(text) == [("GYM_PORT", 5000), ("SANDBOX_PORT", 6000)]
 
 
+def test_an_escaped_pipe_splits_no_cell_and_an_indented_table_is_a_table() -> None:
+    assert _found("| a \\| b | c |\n|---|---|\n| GYM_PORT=5000 | x |\n") == [("GYM_PORT", 5000)]
+    assert _found("| a | b | c |\n|---|---|\n| GYM_PORT=5000 | x |\n") == []  # three cells over two
+    assert _found("  | a |\n  |---|\n  | GYM_PORT=5000 |\n") == [("GYM_PORT", 5000)]
+
+
 def test_pipes_without_a_delimiter_row_are_no_table() -> None:
     assert _found("| GYM_PORT=5000 | x |\n| SANDBOX_PORT=6000 | y |\n") == []
 
