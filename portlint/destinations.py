@@ -23,6 +23,7 @@ module cannot see into) means it may be bound here: not proven, and the port sta
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -46,19 +47,35 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 @dataclass
 class _Module:
+    """A parsed file; the parents of a top-level statement's nodes are mapped when one is first asked for."""
+
     path: str
     tree: ast.Module
-    parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    _parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    _firsts: list[int] = field(default_factory=list)  # first line of each top-level statement (decorators too)
 
     def __post_init__(self) -> None:
-        for node in ast.walk(self.tree):
-            for child in ast.iter_child_nodes(node):
-                self.parents[child] = node
+        self._firsts = [_first_line(statement) for statement in self.tree.body]
+
+    def top(self, line: int) -> ast.stmt | None:
+        """The top-level statement holding the line."""
+        at = bisect.bisect_right(self._firsts, line) - 1
+        return self.tree.body[at] if at >= 0 else None
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        if node not in self._parents and isinstance(node, (ast.stmt, ast.expr)):
+            statement = self.top(node.lineno)
+            if statement is not None and statement not in self._parents:
+                self._parents[statement] = self.tree
+                for above in ast.walk(statement):
+                    for child in ast.iter_child_nodes(above):
+                        self._parents[child] = above
+        return self._parents.get(node)
 
     def enclosing(self, node: ast.AST, kinds: tuple[type, ...]) -> ast.AST | None:
-        current = self.parents.get(node)
+        current = self.parent(node)
         while current is not None and not isinstance(current, kinds):
-            current = self.parents.get(current)
+            current = self.parent(current)
         return current
 
 
@@ -121,9 +138,9 @@ class _Walk:
 
     # -- where one expression holding the value goes -----------------------------
     def up(self, module: _Module, node: ast.AST, depth: int, returns: bool) -> Iterator[str]:
-        parent = module.parents.get(node)
+        parent = module.parent(node)
         if isinstance(parent, ast.FormattedValue):
-            joined = module.parents.get(parent)
+            joined = module.parent(parent)
             if isinstance(joined, ast.JoinedStr) and _is_url(joined):
                 yield CONNECT
             elif isinstance(joined, ast.JoinedStr) and _log_only(module, joined):
@@ -133,7 +150,7 @@ class _Walk:
             else:
                 yield UNKNOWN
         elif isinstance(parent, ast.keyword):
-            call = module.parents.get(parent)
+            call = module.parent(parent)
             yield from self.argument(module, call, parent.arg, None, depth, returns) if isinstance(call, ast.Call) \
                 else iter((UNKNOWN,))
         elif isinstance(parent, ast.Call):
@@ -209,7 +226,7 @@ class _Walk:
             if at is None:
                 yield from self.up(module, call, depth, returns)
                 continue
-            parent = module.parents.get(call)
+            parent = module.parent(call)
             if not isinstance(parent, ast.Assign) or parent.value is not call:
                 yield UNKNOWN  # a tuple handed on whole: which part goes where is not followed
                 continue
@@ -265,7 +282,7 @@ class Destinations:
     def connect_only(self, site: Site) -> bool:
         """True when the site is a Python parameter default whose every read provably ends at the far
         end of a connection (see the module)."""
-        if site.kind != "python" or site.derived:
+        if site.kind != "python" or site.derived or not _a_default(site):
             return False
         module = self.walk.module(site.path)
         found = _parameter(module, site) if module is not None else None
@@ -276,9 +293,22 @@ class Destinations:
         return set(self.walk.name(module, function, param, 0, returns=False)) == {CONNECT}
 
 
+def _a_default(site: Site) -> bool:
+    """The site's name can be a parameter default's (`Class.method.param`: its scope, the function, the
+    parameter), not a constant (`NAME`, `Class.NAME`) or a keyword argument (`port`): the test before a parse."""
+    scope = site.scope.split(".") if site.scope else []
+    return len(site.name.split(".")) >= len(scope) + 2
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
+    return min((statement.lineno, *(d.lineno for d in decorators)))
+
+
 def _parameter(module: _Module, site: Site) -> tuple[Function, str] | None:
     """The function and parameter whose default is the site's literal."""
-    for node in ast.walk(module.tree):
+    statement = module.top(site.line)
+    for node in ast.walk(statement) if statement is not None else ():
         if not isinstance(node, FUNCTIONS):
             continue
         args = node.args
@@ -322,10 +352,10 @@ def _is_url(joined: ast.JoinedStr) -> bool:
 
 def _log_only(module: _Module, joined: ast.JoinedStr) -> bool:
     """A message: an f-string handed to a log call or raised in an exception."""
-    parent = module.parents.get(joined)
+    parent = module.parent(joined)
     if isinstance(parent, ast.Call) and joined in parent.args:
         leaf = dotted(parent.func).rsplit(".", 1)[-1]
-        return leaf in _LOGS or isinstance(module.parents.get(parent), ast.Raise)
+        return leaf in _LOGS or isinstance(module.parent(parent), ast.Raise)
     return False
 
 
