@@ -79,3 +79,64 @@ def test_recursive_anchors_and_alias_bombs_stay_linear() -> None:
     lines = [b"a0: &a0 [port: 1]"] + [b"a%d: &a%d [*a%d, *a%d, *a%d]" % (i, i, i - 1, i - 1, i - 1) for i in range(1, 30)]
     extraction = extract(Source("bomb.yaml", b"\n".join(lines) + b"\n"), NameFilter())
     assert [s.name for s in extraction.sites] == ["a0[0].port"]
+
+
+# Documents whose marks are easy to get wrong: a BOM, CRLF, a lone CR, non-ASCII and
+# astral characters before a value, multi-line quoted strings, documents, flow style,
+# anchors, tags, aliases, block scalars with an explicit indent, explicit keys, comments.
+TRICKY = [
+    "a:\r\n  port: 1301\r\n",
+    "# é✓\nserveur: {nom: \"é✓\", port: 8000}\n",
+    "a: 1\rport: 2\r",
+    "a: \U0001F600 port\nb_port: 1\n",
+    "k: 'multi\n  line é'\nport: 2\n",
+    "x: &a 1\ny: *a\nz: !!int 2\nw: &b !!str 3\n",
+    "---\na: 1\n...\n---\nb: [1, {c_port: 2}]\n",
+    "s: |\n  text # x\n  more\nt: >-\n  folded\n  line\nu: |2\n   x\n  y\nport: 1\n",
+    "'q': 'it''s'\n\"d\": \"\\x41\\u00e9\"\nport: \"3\"\n",
+    "? k\n: v\n",
+    "x:\n- a\n-   b: 1\n    c: [2, 3]\n",
+    "a: 1 # c\n# d\nb: {e: 2, f: [3, {g: 4}]}\n",
+    "base: &b {port: 1}\nuse:\n  <<: *b\n  other_port: 2\n",
+    "command: [bash, -lc, 'ray start --port=6379']\nargs: [--x]\nrayStartParams: {num-cpus: '1'}\n",
+]
+
+
+def _marks(roots: list) -> list:
+    from portlint.extract.yaml import walk
+
+    return [
+        (path, node.id, node.value if node.id == "scalar" else None, node.start_mark.index, node.start_mark.line,
+         node.start_mark.column, node.end_mark.index, node.end_mark.line, node.end_mark.column)
+        for path, node in walk(roots)
+    ]
+
+
+def test_the_c_composer_and_the_pure_one_give_the_same_marks() -> None:
+    """Sites are placed by the C composer's marks when ruamel.yaml.clib is installed and by
+    the pure composer's otherwise: both must say the same index, line and column."""
+    from ruamel.yaml import YAML
+
+    from portlint.extract.yaml import _yaml, compose
+
+    c_composer = _yaml()
+    assert type(c_composer).__name__ == "YAML" and "CParser" in c_composer.Parser.__name__
+    pure = YAML(typ="safe", pure=True)
+    pure.Resolver = c_composer.Resolver
+    for text in TRICKY:
+        assert _marks(compose(text)) == _marks([doc for doc in pure.compose_all(text) if doc is not None]), text
+
+
+def test_one_walk_reads_what_the_generic_walk_and_the_command_finder_read() -> None:
+    from portlint.extract import yaml_commands
+    from portlint.extract.yaml import _tree, compose, walk
+
+    names = NameFilter()
+    for text in TRICKY:
+        roots = compose(text)
+        candidates, spanned, invoking = _tree(roots)
+        scalars = [(path, node) for path, node in walk(roots) if node.id == "scalar"]
+        assert candidates == [(path, node) for path, node in scalars if path and node.value.isdigit()], text
+        assert [n for n in spanned] == [n for _, n in scalars if "#" in n.value or n.style in ("|", ">")], text
+        source = Source("c.yaml", text.encode())
+        assert yaml_commands.find_in(source, invoking, names) == yaml_commands.find(source, roots, names), text

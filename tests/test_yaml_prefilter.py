@@ -57,6 +57,11 @@ def test_a_shape_that_yields_something_is_composed(name: str) -> None:
     assert worth(data)
 
 
+def test_every_port_token_opens_with_a_spelling_of_port() -> None:
+    """worth_composing finds the tokens' occurrences by one search of the lowered bytes."""
+    assert all(token.pattern[:4].lower() == b"port" for token in prefilter().tokens)
+
+
 def test_a_selected_key_without_a_port_token_in_it_is_composed() -> None:
     data = b"description: the gcs port\ncluster:\n  gcs_slot: 1200\n"
     assert extracted(data) == Extraction() and not worth(data)

@@ -86,21 +86,28 @@ _ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
 def worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
     """Whether composing the file can yield anything: False proves it holds no site, comment
     statement, suppression or command (a file known not to be YAML aside: it is skipped as
-    any file the byte prefilter skips). `tokens` are discover's port tokens, `keys` the last
-    key of every selector name. A frozen copy's side is composed whatever this says."""
+    any file the byte prefilter skips). `tokens` are discover's port tokens (each opens with a
+    spelling of `port`), `keys` the last key of every selector name. A frozen copy's side is
+    composed whatever this says."""
     if not data.isascii():
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
             return True  # reported as not UTF-8 (PL001)
-    if b"portlint:" in data or any(key in data for key in keys):
+    if any(key in data for key in keys):
         return True
-    if _EXPLICIT_KEY.search(data) or _ESCAPE.search(data) or any(map(_alias_key, _ALIAS_KEY.finditer(data))):
+    lowered = data.lower()  # one scan finds every spelling of the token, and `portlint:`
+    at = lowered.find(b"port")
+    while at != -1:
+        if data.startswith(b"portlint:", at):
+            return True  # a suppression
+        if any(token.match(data, at) for token in tokens) and _may_hold_port(data, at):
+            return True
+        at = lowered.find(b"port", at + 4)
+    if _EXPLICIT_KEY.search(data) or _ESCAPE.search(data):
         return True  # a key the token cannot be seen in
-    for token in tokens:
-        for match in token.finditer(data):
-            if _may_hold_port(data, match.start()):
-                return True
+    if b"&" in data and any(map(_alias_key, _ALIAS_KEY.finditer(data))):
+        return True  # an alias as a key (what it names is anchored)
     return any(_may_run(data, match) for pattern in _COMMAND_KEYS for match in pattern.finditer(data))
 
 
@@ -191,17 +198,15 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
             return Extraction(note=template.NOT_YAML), None
     except RecursionError:
         return Extraction(error="YAML nested too deeply to parse"), None
-    scalars = []
-    for path, node in walk(roots):
-        if node.id == "scalar":
-            scalars.append((path, node))
-        elif node.id == "mapping" and (repeated := _repeated_key(node)) is not None:
-            return (Extraction(note=template.NOT_YAML) if body is not source.text[bom:] else repeated), None
+    tree = _tree(roots)
+    if isinstance(tree, Extraction):  # a repeated key
+        return (Extraction(note=template.NOT_YAML) if body is not source.text[bom:] else tree), None
+    candidates, spanned, invoking = tree
     # An anchored literal is one site, under the first name that wants it: its aliases
     # refer to it, and two roles (`low: &p 1024`, `high: *p`) cannot both be fixed in it.
     literals, seen = [], set()
-    for path, node in scalars:
-        if path and id(node) not in seen and _is_port_literal(node) and names.wants(path):
+    for path, node in candidates:
+        if id(node) not in seen and _is_port_literal(node) and names.wants(path):
             seen.add(id(node))
             literals.append((path, node))
     offsets = _byte_offsets(source, [_digits_index(body, node) + bom for _, node in literals])
@@ -209,9 +214,12 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
         site for path, node in literals
         if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node))
     ]
-    scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for _, n in scalars]
-    suppressions, doc_sites = _comments(source, scalar_spans, names) if "#" in source.text else ((), [])
-    commands = yaml_commands.find(source, roots, names)
+    if "#" in source.text:
+        scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for n in spanned]
+        suppressions, doc_sites = _comments(source, scalar_spans, names)
+    else:
+        suppressions, doc_sites = (), []
+    commands = yaml_commands.find_in(source, invoking, names) if invoking else ()
     plain = body is source.text[bom:]  # a masked template's nodes are not the file's own for frozen copies
     return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom or not plain else roots)
 
@@ -284,6 +292,63 @@ def _children(path: str, node: Any) -> Iterator[tuple[str, Any]]:
         yield (f"{path}.{key.value}" if path else str(key.value)), value
 
 
+_Read = tuple[list[tuple[str, Any]], list[Any], list[tuple[str, Any]]]  # candidates, spanned, invoking
+
+
+def _tree(roots: list[Any]) -> _Read | Extraction:
+    """What the extractor reads of the documents, in one walk (the order of `walk`):
+    (key path, scalar) of every scalar that may be a port literal, the scalars whose
+    span may hold a `#` (for comments), and (key path, mapping) of every mapping with a
+    key that may run a command; or the error of a mapping that repeats a key."""
+    candidates: list[tuple[str, Any]] = []
+    spanned: list[Any] = []
+    invoking: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [("", root) for root in reversed(roots)]
+    pop, push = stack.pop, stack.append
+    commands = yaml_commands.KEYS
+    while stack:
+        path, node = pop()
+        kind = node.id
+        if kind == "scalar":
+            value = node.value
+            if "#" in value or node.style in ("|", ">"):
+                spanned.append(node)
+            if path and value.isdigit():
+                candidates.append((path, node))
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if kind == "sequence":
+            items = node.value
+            for index in range(len(items) - 1, -1, -1):
+                push((f"{path}[{index}]", items[index]))
+            continue
+        lines: dict[str, int] = {}
+        children = []
+        runs = False
+        for key, value in node.value:
+            if key.id != "scalar":
+                continue
+            name = key.value
+            if name == _MERGE_KEY:
+                continue  # a merged mapping is walked where it is anchored
+            if name in lines:
+                return Extraction(
+                    error=f'invalid YAML: duplicate key "{name}" (first at line {lines[name]})',
+                    error_line=key.start_mark.line + 1, error_column=key.start_mark.column + 1,
+                )
+            lines[name] = key.start_mark.line + 1
+            runs = runs or name in commands
+            children.append((f"{path}.{name}" if path else str(name), value))
+        if runs:
+            invoking.append((path, node))
+        children.reverse()
+        stack += children
+    return candidates, spanned, invoking
+
+
 def _site(source: Source, start: int, path: str, node: Any) -> Site | None:
     end = start + len(node.value)
     if source.data[start:end] != node.value.encode():
@@ -335,21 +400,6 @@ def _starts_comment(text: str, index: int, spans: list[tuple[int, int]], starts:
         return False
     before = bisect_right(starts, index) - 1
     return before < 0 or not spans[before][0] <= index < spans[before][1]
-
-
-def _repeated_key(node: Any) -> Extraction | None:
-    """A mapping that names a key twice: YAML forbids it, and which value wins is loader-defined."""
-    seen: dict[str, int] = {}
-    for key, _ in node.value:
-        if key.id != "scalar" or key.value == _MERGE_KEY:
-            continue
-        if key.value in seen:
-            return Extraction(
-                error=f'invalid YAML: duplicate key "{key.value}" (first at line {seen[key.value]})',
-                error_line=key.start_mark.line + 1, error_column=key.start_mark.column + 1,
-            )
-        seen[key.value] = key.start_mark.line + 1
-    return None
 
 
 def _parse_error(error: Any) -> Extraction:

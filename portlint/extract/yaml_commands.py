@@ -25,31 +25,40 @@ from portlint.model import Command
 from portlint.naming import NameFilter
 from portlint.source import Source
 
-# A key, not the end of one (`kwargs:`); the look-behinds follow the literals, which is fast.
-_MENTIONS = re.compile(
-    r"(?:command|args|rayStartParams|run|setup)(?<![\w-]command)(?<![\w-]args)(?<![\w-]rayStartParams)"
-    r"(?<![\w-]run)(?<![\w-]setup)['\"]?[ \t]*:"
+# A key, not the end of one (`kwargs:`); one literal-first pattern per key (`re` scans for
+# the literal), the look-behind after it.
+_MENTIONS = tuple(
+    re.compile(rf"{key}(?<![\w-]{key})['\"]?[ \t]*:") for key in ("command", "args", "rayStartParams", "run", "setup")
 )
 _INVOKING_KEYS = ("command", "args")
 _SHELLS = frozenset("sh bash dash ksh zsh".split())
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
+KEYS = frozenset(("rayStartParams", "command", "args", "run", "setup"))  # a mapping with none of them runs nothing
+_INVOKING = frozenset(_INVOKING_KEYS)
 
 
 def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, ...]:
     """Every command the YAML documents run, in file order."""
-    if not _MENTIONS.search(source.text):
-        return ()
     from portlint.extract.yaml import walk
 
+    mappings = [(path, node) for path, node in walk(roots) if node.id == "mapping"]
+    return find_in(source, mappings, names)
+
+
+def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter) -> tuple[Command, ...]:
+    """Every command the (key path, mapping) pairs run, in file order: the extractor's own
+    walk hands over only the mappings with a key of KEYS."""
+    if not any(pattern.search(source.text) for pattern in _MENTIONS):
+        return ()
     found: list[Command] = []
-    for path, node in walk(roots):
-        if node.id != "mapping":
-            continue
+    for path, node in mappings:
         invoking = []
         for key, value in node.value:
-            if key.id == "scalar" and key.value == "rayStartParams":
+            if key.id != "scalar":
+                continue
+            if key.value == "rayStartParams":
                 found += _ray_start(source, path, node, key, value)
-            elif key.id == "scalar" and key.value in _INVOKING_KEYS:
+            elif key.value in _INVOKING:
                 invoking.append((_INVOKING_KEYS.index(key.value), value))
             elif _runs_script(path, key) and value.id == "scalar" and value.value.strip():
                 found += _script(source, value, names)
