@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import sys
 from collections.abc import Iterator
@@ -288,6 +287,8 @@ def _print_diff(changed: dict[str, tuple[bytes, bytes]], context: Context, out: 
                    f"its paths are relative to {context.root}; apply it there", err=True)
     for path, (before, after) in sorted(changed.items()):
         shown = path if outside else context.display(path)
+        import difflib
+
         lines = difflib.unified_diff(_lines(before), _lines(after), f"a/{shown}", f"b/{shown}")
         click.echo("".join(_terminated(lines)), nl=False, file=out)
 

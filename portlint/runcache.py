@@ -31,6 +31,7 @@ corrupt or foreign one is a miss and is rewritten.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -189,11 +190,16 @@ class Warm:
             except OSError:
                 return None  # the CLI says why, as it would have
         streams = {1: sys.stdout, 2: sys.stderr}
-        for fd, text in chunks:
-            stream = streams[fd]
-            stream.flush()
-            stream.buffer.write(text.encode("latin-1"))
-            stream.buffer.flush()
+        try:
+            for fd, text in chunks:
+                stream = streams[fd]
+                stream.flush()
+                stream.buffer.write(text.encode("latin-1"))
+                stream.buffer.flush()
+        except OSError as error:  # a closed pipe (`| head`): as the CLI says it (portlint/cli.py main)
+            with contextlib.suppress(OSError):
+                sys.stderr.write(f"portlint: internal error: {type(error).__name__}: {error}\n")
+            return 2
         return int(code)
 
     # -- a miss: the run, recorded ---------------------------------------------------
@@ -211,7 +217,8 @@ class Warm:
             _ACTIVE = None
             discover.seed(self.root, None)
             for stream in (sys.stdout, sys.stderr):
-                stream.flush()
+                with contextlib.suppress(OSError, ValueError):
+                    stream.flush()
             sys.stdout, sys.stderr = saved
         if self.confirmed and code in (0, 1) and self._unchanged():
             self._store(code, chunks)

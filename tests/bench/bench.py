@@ -10,7 +10,10 @@ round whole fresh processes in turn: the read floor (git ls-files, read every
 file, portlint's byte prefilter, in one process), portlint cold (a fresh cache:
 `.portlint_cache/` removed first) and portlint warm (nothing changed since the
 cold run just before). Alternating the three spreads a neighbour's load over
-all of them alike. `--portlint PATH` measures another installation (a `before`).
+all of them alike. `--portlint PATH` measures another installation; `--before
+PATH` measures a second one in the same rounds (floor, cold and warm of one,
+then cold and warm of the other), so a before/after comparison shares the
+machine's load, and prints each against the same floor.
 """
 from __future__ import annotations
 
@@ -178,22 +181,24 @@ def floor_python(portlint: list[str]) -> str:
     return sys.executable
 
 
-def measure(root: Path, portlint: list[str], runs: int) -> dict[str, float]:
-    """Median floor, cold and warm seconds (wall, and CPU as `*_cpu`) over `runs` alternating
-    rounds, after one warm-up round."""
-    check = [*portlint, "check", "--exit-zero", "-q"]
-    python = floor_python(portlint)
-    times: dict[str, list[float]] = {}
+def measure(root: Path, portlints: list[list[str]], runs: int) -> list[dict[str, float]]:
+    """Per installation, median floor, cold and warm seconds (wall, and CPU as `*_cpu`) over
+    `runs` alternating rounds, after one warm-up round; the floor is the first installation's."""
+    checks = [[*portlint, "check", "--exit-zero", "-q"] for portlint in portlints]
+    python = floor_python(portlints[0])
+    times: list[dict[str, list[float]]] = [{} for _ in portlints]
     for round_ in range(runs + 1):
         floor = _run([python, "-c", FLOOR], root)
+        for check, kept in zip(checks, times):
+            shutil.rmtree(root / CACHE, ignore_errors=True)
+            cold = _run(check, root)
+            warm = _run(check, root)
+            if round_:
+                for name, (wall, cpu) in (("floor", floor), ("cold", cold), ("warm", warm)):
+                    kept.setdefault(name, []).append(wall)
+                    kept.setdefault(f"{name}_cpu", []).append(cpu)
         shutil.rmtree(root / CACHE, ignore_errors=True)
-        cold = _run(check, root)
-        warm = _run(check, root)
-        if round_:
-            for name, (wall, cpu) in (("floor", floor), ("cold", cold), ("warm", warm)):
-                times.setdefault(name, []).append(wall)
-                times.setdefault(f"{name}_cpu", []).append(cpu)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return [{name: statistics.median(values) for name, values in kept.items()} for kept in times]
 
 
 def size(root: Path) -> tuple[int, float]:
@@ -203,9 +208,9 @@ def size(root: Path) -> tuple[int, float]:
 
 
 def header() -> None:
-    print(f"{'':<27} {'--------------- wall ---------------':>44}   {'---------------- CPU ----------------':>44}")
+    print(f"{'':<35} {'--------------- wall ---------------':>44}   {'---------------- CPU ----------------':>44}")
     columns = f"{'floor s':>8} {'cold s':>7} {'warm s':>7} {'cold/floor':>10} {'warm/floor':>10}"
-    print(f"{'repository':<14} {'files':>6} {'MiB':>5} {columns}   {columns}")
+    print(f"{'repository':<22} {'files':>6} {'MiB':>5} {columns}   {columns}")
 
 
 def row(name: str, root: Path, figures: dict[str, float]) -> dict[str, float | str | int]:
@@ -214,26 +219,35 @@ def row(name: str, root: Path, figures: dict[str, float]) -> dict[str, float | s
     for suffix in ("", "_cpu"):
         floor, cold, warm = (figures[f"{n}{suffix}"] for n in ("floor", "cold", "warm"))
         cells.append(f"{floor:>8.3f} {cold:>7.3f} {warm:>7.3f} {cold / floor:>9.2f}x {warm / floor:>9.2f}x")
-    print(f"{name:<14} {files:>6} {mib:>5.1f} {cells[0]}   {cells[1]}", flush=True)
+    print(f"{name:<22} {files:>6} {mib:>5.1f} {cells[0]}   {cells[1]}", flush=True)
     return {"repository": name, "files": files, "mib": round(mib, 2), **figures}
 
 
-def corpus(directory: Path, only: list[str], portlint: list[str], runs: int) -> list[dict]:
+LABELS = ("", " (before)")
+
+
+def summary(results: list[dict], label: str = "") -> None:
+    for suffix, what in (("", "wall"), ("_cpu", "CPU")):
+        cold = [r[f"cold{suffix}"] / r[f"floor{suffix}"] for r in results]
+        warm = [r[f"warm{suffix}"] / r[f"floor{suffix}"] for r in results]
+        print(f"{what}{label}: median cold/floor {statistics.median(cold):.2f}x (worst {max(cold):.2f}x), "
+              f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
+
+
+def corpus(directory: Path, only: list[str], portlints: list[list[str]], runs: int) -> list[dict]:
     repositories = sorted(p for p in directory.iterdir() if (p / ".git").exists() and (not only or p.name in only))
     if not repositories:
         sys.exit(f"no git repositories under {directory} (unpack the corpus with /work/shared/corpus/unpack.sh)")
     header()
-    results = []
+    results: list[dict] = []
     for repository in repositories:
         with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
             root = Path(temp) / repository.name
-            shutil.copytree(repository, root, symlinks=True)
-            results.append(row(repository.name, root, measure(root, portlint, runs)))
-    for suffix, what in (("", "wall"), ("_cpu", "CPU")):
-        cold = [r[f"cold{suffix}"] / r[f"floor{suffix}"] for r in results]
-        warm = [r[f"warm{suffix}"] / r[f"floor{suffix}"] for r in results]
-        print(f"{what}: median cold/floor {statistics.median(cold):.2f}x (worst {max(cold):.2f}x), "
-              f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
+            shutil.copytree(repository, root, symlinks=True, ignore=shutil.ignore_patterns(CACHE))
+            for label, figures in zip(LABELS, measure(root, portlints, runs)):
+                results.append({**row(repository.name + label, root, figures), "before": bool(label)})
+    for label in LABELS[:len(portlints)]:
+        summary([r for r in results if r["before"] == bool(label)], label)
     return results
 
 
@@ -244,7 +258,7 @@ def replica(source: Path, times: int, portlint: list[str], runs: int) -> list[di
         with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
             root = Path(temp) / "repo"
             build_replica(source, root, copies)
-            results.append(row(f"{source.name} x{copies}", root, measure(root, portlint, runs)))
+            results.append(row(f"{source.name} x{copies}", root, measure(root, [portlint], runs)[0]))
     one, many = results
     for suffix, what in (("", "wall"), ("_cpu", "CPU")):
         print(f"{times}x replica ({what}): cold {many['cold' + suffix] / one['cold' + suffix]:.2f}x the 1x time, "
@@ -258,7 +272,7 @@ def demo(copies: int, keep: Path | None, portlint: list[str], runs: int) -> list
         root.mkdir(parents=True)
         build_demo(root, copies)
         header()
-        result = row(f"demo x{copies}", root, measure(root, portlint, runs))
+        result = row(f"demo x{copies}", root, measure(root, [portlint], runs)[0])
         if importlib.util.find_spec("yamllint") is not None:
             files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
             yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
@@ -281,16 +295,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, metavar="DIR", help="--copies: build in DIR (a new directory) and keep it")
     parser.add_argument("--runs", type=int, default=RUNS, help=f"rounds per figure, median taken (default {RUNS})")
     parser.add_argument("--portlint", help="the portlint executable to measure (default: beside this Python)")
+    parser.add_argument("--before", help="corpus: another portlint executable, measured in the same rounds")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     portlint = portlint_command(args.portlint)
-    print(f"portlint: {portlint[0]}; {args.runs} rounds; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}", flush=True)
+    portlints = [portlint, *([[args.before]] if args.before else [])]
+    print(f"portlint: {' and '.join(p[0] for p in portlints)}; {args.runs} rounds; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}", flush=True)
     if args.copies:
         results = demo(args.copies, args.keep, portlint, args.runs)
     elif args.replica:
         results = replica(args.directory / args.replica, args.times, portlint, args.runs)
     else:
-        results = corpus(args.directory, [n for n in args.only.split(",") if n], portlint, args.runs)
+        results = corpus(args.directory, [n for n in args.only.split(",") if n], portlints, args.runs)
     print(f"load at the end {os.getloadavg()[0]:.1f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
