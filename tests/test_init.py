@@ -140,6 +140,21 @@ def test_neither_a_port_only_dialled_nor_a_mock_makes_a_band_and_a_client_of_a_s
     assert _problems(capsys) == []  # neither PL101 (50051 is the ASR server's) nor PL302 (no band claims it)
 
 
+def test_init_force_keeps_the_test_paths_of_the_config_it_replaces_and_learns_nothing_from_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(FIXTURES / "init" / "clients-and-mocks" / "repo", tmp_path / "kept")
+    (repo / "e2e").mkdir()
+    (repo / "e2e" / "smoke.py").write_text("SMOKE_SERVER_PORT = 7777\n")
+    (repo / ".portlint.yaml").write_text("ephemeral_floor: 32768\ntest_paths: [e2e/, tests/]\n")
+    monkeypatch.chdir(repo)
+    assert main(["init", "--force"]) == 0
+    config = load_config(find_config(repo), repo)
+    assert config.test_paths == ("e2e/", "tests/")
+    assert [band.name for band in config.bands] == ["model-client"]  # nothing from e2e/smoke.py's 7777
+    assert _problems(capsys) == []
+
+
 def test_a_stale_frozen_copy_is_caught_by_the_starter_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -6,6 +6,7 @@ found and which values disagree with it.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from portlint.destinations import Destinations
 from portlint.init.bands import Proposal, infer_bands
 from portlint.init.copies import frozen_pairs
 from portlint.model import Site
-from portlint.scope import in_tests, mocked
+from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 from portlint.services import POD, kubernetes, somebody_elses
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
@@ -30,6 +31,7 @@ class Starter:
     bands: tuple[Proposal, ...]
     frozen: tuple[tuple[str, str], ...]  # (copy, source)
     undirected: tuple[tuple[str, str], ...]  # near-identical pairs where neither looks like the copy
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # written when a replaced config declared others
 
 
 def init(start: Path, floor_override: str | None = None, force: bool = False) -> tuple[Path, Starter]:
@@ -42,13 +44,15 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
         raise ConfigError(shown, "", "a config already exists; pass --force to replace it with a starter")
     from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
 
+    zero = dataclasses.replace(zero, test_paths=_test_paths(existing, start))
     engine = Engine(zero, Options())
     files = dict(engine.scan())
     destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})
-    sites = _listened([site for site in engine.layout(files).sites if _teaches(site)], destinations)
+    sites = [site for site in engine.layout(files).sites if _teaches(site, zero.test_paths)]
+    sites = _listened(sites, destinations)
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
     frozen, undirected = frozen_pairs(zero)
-    starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected)
+    starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected, zero.test_paths)
     data = render(starter).encode()
     if target.exists():
         writer.write_atomic(target, data)
@@ -58,12 +62,22 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     return target, starter
 
 
-def _teaches(site: Site) -> bool:
+def _test_paths(existing: Path | None, start: Path) -> tuple[str, ...]:
+    """The `test_paths` of the config `init --force` replaces (a person's, kept), else the default."""
+    if existing is None:
+        return DEFAULT_TEST_PATHS
+    try:
+        return load_config(existing, start).test_paths
+    except ConfigError:
+        return DEFAULT_TEST_PATHS  # a broken config declares nothing init can keep
+
+
+def _teaches(site: Site, test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS) -> bool:
     """A site init learns a band from: production code (not `test_paths`, no value given to a mock
     or a fake), not a pod's own Kubernetes port (its network namespace is its own), and below 1024
     only where a server says it listens (`listen_port`, `--bind-port`): a well-known client port is
     somebody else's server."""
-    if in_tests(site.path) or mocked(site) or kubernetes(site) == POD:
+    if in_tests(site.path, test_paths) or mocked(site) or kubernetes(site) == POD:
         return False
     return not somebody_elses(site)
 
@@ -89,6 +103,9 @@ def render(starter: Starter) -> str:
         f"ephemeral_floor: {_scalar(starter.floor)}  # where the kernel's ephemeral ports begin: 32768 on stock Linux;"
         " \"auto\" reads this host's range",
     ]
+    if starter.test_paths != DEFAULT_TEST_PATHS:
+        lines += ["", "test_paths:  # kept from the config this one replaced: tests, fixtures and mocks (a scope of their own)"]
+        lines += [f"  - {_scalar(pattern)}" for pattern in starter.test_paths]
     if starter.bands:
         lines += ["", "bands:"]
         for proposal in starter.bands:
