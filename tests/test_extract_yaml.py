@@ -115,14 +115,10 @@ def _marks(roots: list) -> list:
 def test_the_c_composer_and_the_pure_one_give_the_same_marks() -> None:
     """Sites are placed by the C composer's marks when ruamel.yaml.clib is installed and by
     the pure composer's otherwise: both must say the same index, line and column."""
-    from ruamel.yaml import YAML
+    from portlint.extract.yaml import _c_composer, _pure_yaml, compose
 
-    from portlint.extract.yaml import _yaml, compose
-
-    c_composer = _yaml()
-    assert type(c_composer).__name__ == "YAML" and "CParser" in c_composer.Parser.__name__
-    pure = YAML(typ="safe", pure=True)
-    pure.Resolver = c_composer.Resolver
+    assert _c_composer() is not None  # ruamel.yaml.clib is a dependency (pyproject.toml)
+    pure = _pure_yaml()
     for text in TRICKY:
         assert _marks(compose(text)) == _marks([doc for doc in pure.compose_all(text) if doc is not None]), text
 
@@ -140,3 +136,15 @@ def test_one_walk_reads_what_the_generic_walk_and_the_command_finder_read() -> N
         assert [n for n in spanned] == [n for _, n in scalars if "#" in n.value or n.style in ("|", ">")], text
         source = Source("c.yaml", text.encode())
         assert yaml_commands.find_in(source, invoking, names) == yaml_commands.find(source, roots, names), text
+
+
+def test_a_comment_after_a_hash_inside_a_value_is_still_read() -> None:
+    data = (
+        b'url: "http://h/#top"  # portlint: ignore[PL302]\n'
+        b"link: a#b  #   1400-1999  cluster.master_port_range_low/high\n"
+        b'note: "#"  # says nothing\n'
+    )
+    extraction = extract(Source("c.yaml", data), NameFilter())
+    (suppression,) = extraction.suppressions
+    assert (suppression.line, suppression.column, suppression.codes) == (1, 23, ("PL302",))
+    assert [(site.line, site.value, site.kind) for site in extraction.sites] == [(2, 1400, "comment"), (2, 1999, "comment")]

@@ -152,3 +152,19 @@ def test_a_dropped_document_yields_nothing(lines: list[tuple[int, str, str]], ne
     pattern = prefilter()
     if not worth_composing(data, pattern.tokens, pattern.keys):
         assert result == Extraction(), data
+
+
+def test_a_large_file_is_read_once_and_by_its_bytes() -> None:
+    """The verdict on a large file is remembered by its bytes: the same bytes at another path
+    get it again, other bytes their own."""
+    from portlint.extract.yaml import _LARGE, _worth_composing
+
+    pattern = prefilter()
+    padding = b"# " + b"x" * 78 + b"\n"
+    schema = CRD + padding * (_LARGE // len(padding))
+    live = schema.replace(b"hostPort:\n", b"hostPort: 80\n", 1)
+    assert len(schema) >= _LARGE and live != schema
+    for data in (schema, bytes(bytearray(schema)), live, schema):  # the second: equal bytes, another object
+        assert worth_composing(data, pattern.tokens, pattern.keys) == _worth_composing(data, pattern.tokens, pattern.keys)
+    assert not worth_composing(schema, pattern.tokens, pattern.keys)
+    assert worth_composing(live, pattern.tokens, pattern.keys)

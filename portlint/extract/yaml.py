@@ -40,8 +40,8 @@ _MERGE_KEY = "<<"
 
 
 @lru_cache(maxsize=1)
-def _yaml() -> Any:
-    from ruamel.yaml import YAML, resolver
+def _resolver() -> Any:
+    from ruamel.yaml import resolver
 
     class TagsAsWritten(resolver.VersionedResolver):
         """Skip implicit tag resolution (two thirds of compose time): a plain scalar
@@ -52,11 +52,45 @@ def _yaml() -> Any:
                 return self.DEFAULT_SCALAR_TAG
             return self.DEFAULT_SEQUENCE_TAG if kind is resolver.SequenceNode else self.DEFAULT_MAPPING_TAG
 
+    return TagsAsWritten
+
+
+@lru_cache(maxsize=1)
+def _c_composer() -> Any:
+    """ruamel.yaml.clib's parser with the resolver hooks it calls while composing (as
+    ruamel.yaml.cyaml's loaders have them, without a constructor); None when the C
+    extension is not installed. Made once: `YAML().compose_all` builds a loader class
+    and a resolver on every call (≈0.15 ms a file)."""
     try:
-        yaml = YAML(typ="safe", pure=False)
-    except ImportError:  # no ruamel.yaml.clib: the pure composer gives the same nodes
-        yaml = YAML(typ="safe", pure=True)
-    yaml.Resolver = TagsAsWritten
+        from ruamel.yaml.cyaml import CParser
+    except ImportError:
+        return None
+    from ruamel.yaml import nodes
+
+    tags = _resolver()
+    tag_of = {nodes.ScalarNode: tags.DEFAULT_SCALAR_TAG, nodes.SequenceNode: tags.DEFAULT_SEQUENCE_TAG,
+              nodes.MappingNode: tags.DEFAULT_MAPPING_TAG}
+
+    class Composer(CParser):
+        def descend_resolver(self, parent: Any, index: Any) -> None:
+            return None  # no path resolvers
+
+        def ascend_resolver(self) -> None:
+            return None
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            return tag_of[kind]  # tags as written: what TagsAsWritten resolves
+
+    return Composer
+
+
+@lru_cache(maxsize=1)
+def _pure_yaml() -> Any:
+    """The pure composer: the same nodes and marks as the C one, ≈6× slower."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Resolver = _resolver()
     return yaml
 
 
@@ -83,7 +117,26 @@ _ALIAS_KEY = re.compile(rb"\*[^ \t\r\n,\[\]{}]+[ \t]*:")  # `*alias : value`, wh
 _ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
 
 
+# Large files read once per process: a Helm chart vendors its operator's CRDs (kuberay: three
+# CRDs of 0.8-1 MiB, each at two paths), and reading one costs ten scans of its bytes.
+_LARGE = 1 << 18
+_VERDICTS: dict[tuple[bytes, tuple[re.Pattern[bytes], ...], tuple[bytes, ...]], bool] = {}
+
+
 def worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
+    """`_worth_composing`, remembered for a few large files (compared byte for byte)."""
+    if len(data) < _LARGE:
+        return _worth_composing(data, tokens, keys)
+    key = (data, tuple(tokens), tuple(keys))
+    verdict = _VERDICTS.get(key)
+    if verdict is None:
+        verdict = _VERDICTS[key] = _worth_composing(data, key[1], key[2])
+        if len(_VERDICTS) > 8:
+            del _VERDICTS[next(iter(_VERDICTS))]  # the oldest: at most 8 files' bytes held
+    return verdict
+
+
+def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
     """Whether composing the file can yield anything: False proves it holds no site, comment
     statement, suppression or command (a file known not to be YAML aside: it is skipped as
     any file the byte prefilter skips). `tokens` are discover's port tokens (each opens with a
@@ -170,7 +223,19 @@ def _parent_line(data: bytes, line_start: int, indent: int) -> bytes | None:
 
 def compose(text: str) -> list[Any]:
     """Every document's root node; raises ruamel.yaml.YAMLError on bad input."""
-    return [doc for doc in _yaml().compose_all(text) if doc is not None]
+    composer = _c_composer()
+    if composer is None:
+        return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
+    parser = composer(text)
+    try:
+        roots = []
+        while parser.check_node():
+            root = parser.get_node()
+            if root is not None:
+                roots.append(root)
+        return roots
+    finally:
+        parser.dispose()
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
@@ -369,6 +434,9 @@ def _is_port_literal(node: Any) -> bool:
     return node.style in ("'", '"', None, "")
 
 
+_ASCII_DIGIT = re.compile(r"[0-9]")  # what a layout statement needs (prose.statements)
+
+
 def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
     """Suppressions and layout statements of every comment: a `#` after whitespace or at a
     line start, outside every scalar the composer delimited."""
@@ -381,7 +449,9 @@ def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFi
     while position != -1:
         line_end = text.find("\n", position)
         line_end = len(text) if line_end == -1 else line_end
-        if _starts_comment(text, position, spans, starts):
+        if _ASCII_DIGIT.search(text, position, line_end) is None and text.find("portlint", position, line_end) == -1:
+            position = line_end  # no comment from here to the line's end can suppress or state anything
+        elif _starts_comment(text, position, spans, starts):
             comment = text[position:line_end].rstrip("\r")
             start = source.byte_offset(position)
             end = start + len(comment.encode())
