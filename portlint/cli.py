@@ -65,10 +65,12 @@ def help_command(ctx: click.Context, command: str | None) -> int:
 
 def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
     from portlint.engine import known_code
-    from portlint.rules import BY_CODE
+    from portlint.rules import BY_CODE, HOST
 
     codes = tuple(code.strip().upper() for item in value for code in item.split(",") if code.strip())
     for code in codes:
+        if any(rule.CODE.startswith(code) for rule in HOST):
+            raise click.BadParameter(f"{code} is a rule of `portlint host`, not of check", ctx=ctx, param=param)
         if not known_code(code):
             raise click.BadParameter(f"unknown rule {code}{did_you_mean(code, BY_CODE)}", ctx=ctx, param=param)
     return codes

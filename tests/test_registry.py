@@ -93,3 +93,9 @@ def test_host_rules_are_not_check_rules() -> None:
     from portlint.engine import known_code
 
     assert not known_code("H101") and not set(rules.HOST) & set(rules.CHECKS)
+
+
+@pytest.mark.parametrize("code", ["H101", "H"])
+def test_selecting_a_host_rule_in_check_says_where_it_runs(code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--select", code]) == 2
+    assert f"{code} is a rule of `portlint host`, not of check" in capsys.readouterr().err
