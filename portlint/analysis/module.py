@@ -6,7 +6,7 @@ from collections.abc import Hashable
 
 from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
 from portlint.analysis.imports import Export, External, export
-from portlint.analysis.tree import FUNCTIONS, children, dotted, function_defs
+from portlint.analysis.tree import FUNCTIONS, dotted, function_defs
 from portlint.analysis.values import Num, Sock, SockState
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -152,14 +152,29 @@ def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Func
     when it binds) and the attributes it stores on its first parameter, in one walk of the tree.
 
     A function's names include those of the functions nested in it; the module's own code
-    leaves out the bodies of its top-level functions and classes.
+    leaves out the bodies of its top-level functions and classes. (The walk's order does not
+    matter: a function is met before what it holds. Names, attributes and constants, most
+    nodes, take a short path.)
     """
     usage: dict[ast.Module | Function, tuple[set[str], set[str]]] = {module: (set(), set())}
     firsts: dict[ast.Module | Function, str] = {}
     stack: list[tuple[ast.AST, tuple[ast.Module | Function, ...]]] = [(statement, () if isinstance(
         statement, (*FUNCTIONS, ast.ClassDef)) else (module,)) for statement in module.body]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        node, owners = stack.pop()
+        node, owners = pop()
+        kind = type(node)
+        if isinstance(node, ast.Name):
+            for owner in owners:
+                usage[owner][0].add(node.id)
+            continue
+        if isinstance(node, ast.Constant):
+            continue
+        if isinstance(node, ast.Attribute):
+            for owner in owners:
+                usage[owner][0].add(node.attr)
+            push((node.value, owners))
+            continue
         if isinstance(node, FUNCTIONS):
             args = [*node.args.posonlyargs, *node.args.args]
             firsts[node] = args[0].arg if args else ""
@@ -167,21 +182,35 @@ def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Func
             for owner in owners:
                 usage[owner][0].add(node.name)
             owners = (*owners, node)
-        for name in _names_of(node):
-            for owner in owners:
-                usage[owner][0].add(name)
-        if isinstance(node, ast.Call):
-            for owner in owners:
-                if _binds(node, firsts.get(owner, "") if owner in methods else ""):
-                    usage[owner][0].add(_SOURCE)
-        for target in _targets(node):
-            for part in ast.walk(target):
-                if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name):
-                    for owner in owners:
-                        if part.value.id == firsts.get(owner):
-                            usage[owner][1].add(part.attr)
-        stack.extend((child, owners) for child in children(node))
+        else:
+            for name in _names_of(node):
+                for owner in owners:
+                    usage[owner][0].add(name)
+            if isinstance(node, ast.Call):
+                for owner in owners:
+                    if _binds(node, firsts.get(owner, "") if owner in methods else ""):
+                        usage[owner][0].add(_SOURCE)
+            elif kind in _TARGET_TYPES:
+                for target in _targets(node):
+                    for part in ast.walk(target):
+                        if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name):
+                            for owner in owners:
+                                if part.value.id == firsts.get(owner):
+                                    usage[owner][1].add(part.attr)
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = tuple(f for f in node._fields if f not in ("ctx", "type_comment"))
+        for field in fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                extend((item, owners) for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                push((value, owners))
     return usage
+
+
+_TARGET_TYPES = frozenset((ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a node type's child fields, as tree.children reads them
 
 
 def _names_of(node: ast.AST) -> tuple[str, ...]:
