@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -32,6 +32,42 @@ def children(node: ast.AST) -> Iterator[ast.AST]:
             yield value
         elif isinstance(value, list):
             yield from (item for item in value if isinstance(item, ast.AST))
+
+
+# Leaves and near-leaves no visitor here looks into: nothing below them is a statement or a call.
+_INERT = frozenset((
+    ast.Constant, ast.Name, *ast.expr_context.__subclasses__(), *ast.operator.__subclasses__(),
+    *ast.unaryop.__subclasses__(), *ast.cmpop.__subclasses__(), *ast.boolop.__subclasses__(),
+))
+
+
+class Visitor(ast.NodeVisitor):
+    """`ast.NodeVisitor`, with each node type's method looked up once per visitor class and the
+    inert leaves (names, constants, contexts, operators: a third or more of a tree) not visited.
+    For visitors that define no `visit_Name`, `visit_Constant` or operator method."""
+
+    _methods: dict[type, Callable[[Visitor, ast.AST], object]]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
+    def visit(self, node: ast.AST) -> object:
+        method = self._methods.get(type(node))
+        if method is None:
+            method = getattr(type(self), "visit_" + type(node).__name__, None) or type(self).generic_visit
+            self._methods[type(node)] = method
+        return method(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST) and type(item) not in _INERT:
+                        self.visit(item)
+            elif isinstance(value, ast.AST) and type(value) not in _INERT:
+                self.visit(value)
 
 
 def names_in(nodes: ast.AST | Iterable[ast.AST]) -> set[str]:

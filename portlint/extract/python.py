@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from portlint import analysis
-from portlint.analysis.tree import dotted
+from portlint.analysis.tree import Visitor, dotted
 from portlint.extract import Extraction, Suppression, prose, python_commands, suppression_in
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
@@ -77,7 +77,7 @@ def _socket_findings(data: bytes, tree: ast.Module) -> analysis.sockets.Facts | 
     return analysis.facts(data, tree) if analysis.worth_reading(data) else None
 
 
-class _SiteFinder(ast.NodeVisitor):
+class _SiteFinder(Visitor):
     """Every site of a module; statements whose lines hold no port token or selector name are
     skipped whole (a site's name, or its last dotted part, is written in its statement)."""
 

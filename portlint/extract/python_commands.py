@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from portlint.analysis.tree import FUNCTIONS, dotted, lines_holding, searchable
+from portlint.analysis.tree import FUNCTIONS, Visitor, dotted, lines_holding, searchable
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -73,7 +73,7 @@ def _hot_lines(data: bytes) -> list[int]:
     return sorted(lines_holding(text.lower(), starts, (word.encode() for word in _HOT_WORDS), whole=False))
 
 
-class _Finder(ast.NodeVisitor):
+class _Finder(Visitor):
     """The commands of a module. A statement none of whose lines holds a hot word reads no
     command: it is only followed for the string constants it assigns (`_cold`)."""
 
