@@ -273,3 +273,12 @@ def test_the_summary_counts_fixable_and_unsafe_problems() -> None:
     problems = [Problem("a", 1, 1, "PL301", "m", safe)] * 5 + [Problem("a", 2, 1, "PL501", "m", unsafe),
                                                                Problem("a", 3, 1, "PL101", "m")]
     assert text.summary(problems) == "Found 7 problems (5 fixable with --fix, 1 with --unsafe-fixes)."
+
+
+def test_sarif_without_the_rules_of_the_run_still_validates_and_names_each_rule(tmp_path: Path) -> None:
+    from portlint.problem import Problem
+    from portlint.report import Context, sarif
+
+    log = json.loads(sarif.render([Problem("a.yaml", 1, 1, "PL301", "m")], Context(tmp_path, tmp_path)))
+    assert not list(Draft4Validator(SARIF_SCHEMA, format_checker=FormatChecker()).iter_errors(log))
+    assert log["runs"][0]["results"][0]["ruleId"] == "PL301" and "ruleIndex" not in log["runs"][0]["results"][0]

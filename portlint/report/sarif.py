@@ -64,12 +64,10 @@ def _rule(rule: Rule) -> dict[str, Any]:
 def _result(
     problem: Problem, context: Context, prefix: str, index: dict[str, int], seen: Counter[str],
 ) -> dict[str, Any]:
-    result: dict[str, Any] = {
-        "ruleId": problem.code,
-        "ruleIndex": index[problem.code],
-        "level": "error",
-        "message": {"text": problem.message},
-    }
+    result: dict[str, Any] = {"ruleId": problem.code}
+    if problem.code in index:  # a rule the context lists (its descriptor is in the driver)
+        result["ruleIndex"] = index[problem.code]
+    result.update({"level": "error", "message": {"text": problem.message}})
     if not problem.path:
         return result
     location = {"artifactLocation": {"uri": quote(prefix + problem.path), "uriBaseId": "SRCROOT"}}
