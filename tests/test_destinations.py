@@ -1,0 +1,69 @@
+"""Where a parameter's default port goes (portlint.destinations): proven to end at a connect side, or not."""
+from __future__ import annotations
+
+import pytest
+
+from portlint.destinations import Destinations
+from portlint.extract import python
+from portlint.naming import NameFilter
+from portlint.source import Source
+
+DIALLED = {
+    "a socket's connect": "def ping(host='h', port=50051):\n    s.connect((host, int(port)))\n",
+    "create_connection": "def ping(host='h', port=50051):\n    socket.create_connection((host, port))\n",
+    "a gRPC channel": "def dial(host='h', port=50051):\n    return grpc.insecure_channel(f'{host}:{port}')\n",
+    "an HTTP URL on self": (
+        "class C:\n    def __init__(self, host='h', port=50051):\n        self.url = f'http://{host}:{port}/v1'\n"
+        "    def get(self):\n        return requests.get(self.url)\n"),
+    "a client library": "def dial(host='h', port=50051):\n    return riva.client.Auth(None, False, f'{host}:{port}')\n",
+    "a log and a test beside it": (
+        "def dial(host='h', port=50051):\n    if not port:\n        raise ValueError(f'no port {port}')\n"
+        "    LOG.info(f'dialling {host}:{port}')\n    return grpc.secure_channel(f'{host}:{port}', creds)\n"),
+    "through a helper's returned tuple": (
+        "def tunnel(h, p):\n    return h, p, None\n\n"
+        "def dial(host='h', port=50051):\n    host, port, t = tunnel(host, port)\n    s.connect((host, port))\n"),
+}
+
+BOUND = {
+    "a bind": "def serve(port=50051):\n    s.bind(('', port))\n",
+    "a JSON body": "def sync(host='h', port=50051):\n    requests.post(f'http://{host}:8000/', json={'port': port})\n",
+    "a zmq bind on a tcp URL": "def pub(port=50051):\n    sock.bind(f'tcp://*:{port}')\n",
+    "an unknown call": "def serve(port=50051):\n    uvicorn.run(app, port=port)\n",
+    "returned to callers": "def default_port(port=50051):\n    return port\n",
+    "a helper that binds": "def _bind(p):\n    s.bind(('', p))\n\ndef serve(port=50051):\n    _bind(port)\n",
+    "super().__init__": "class S(Base):\n    def __init__(self, port=50051):\n        super().__init__(port=port)\n",
+    "a repository class named like a client": (
+        "class EngineClient:\n    def __init__(self, port):\n        s.bind(('', port))\n\n"
+        "def start(port=50051):\n    return engines.EngineClient(port=port)\n"),
+    "connect and bind": "def both(port=50051):\n    s.connect(('h', port))\n    s.bind(('', port))\n",
+}
+
+
+def _proof(code: str, path: str = "pkg/mod.py") -> bool:
+    data = code.encode()
+    site = next(s for s in python.extract(Source(path, data), NameFilter()).sites if s.value == 50051)
+    return Destinations({path: data}).connect_only(site)
+
+
+@pytest.mark.parametrize("code", DIALLED.values(), ids=DIALLED.keys())
+def test_a_default_only_dialled_is_proven(code: str) -> None:
+    assert _proof(code)
+
+
+@pytest.mark.parametrize("code", BOUND.values(), ids=BOUND.keys())
+def test_a_default_that_may_be_bound_is_not(code: str) -> None:
+    assert not _proof(code)
+
+
+def test_a_constant_or_a_keyword_argument_is_never_proven() -> None:
+    assert not _proof("PORT = 50051\ns.connect(('h', PORT))\n")
+    assert not _proof("grpc.insecure_channel('h', port=50051)\n")
+
+
+def test_a_helper_of_another_module_is_followed_through_its_import() -> None:
+    helper = b"def tunnel(h, p):\n    return h, p\n"
+    code = b"from .net import tunnel\n\ndef dial(host='h', port=50051):\n    host, port = tunnel(host, port)\n" \
+           b"    s.connect((host, port))\n"
+    site = next(s for s in python.extract(Source("pkg/mod.py", code), NameFilter()).sites if s.value == 50051)
+    assert Destinations({"pkg/mod.py": code, "pkg/net.py": helper}).connect_only(site)
+    assert not Destinations({"pkg/mod.py": code}).connect_only(site)  # the helper unseen: not proven
