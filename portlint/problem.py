@@ -58,10 +58,13 @@ class Problem:
     sites: tuple[Site, ...] = field(default=(), compare=False)  # the sites it is about
 
     @classmethod
-    def at(cls, site: Site, code: str, message: str, fix: Fix | None = None) -> Problem:
+    def at(
+        cls, site: Site, code: str, message: str, fix: Fix | None = None, sites: tuple[Site, ...] = (),
+    ) -> Problem:
+        """A problem at a site, about it (or about `sites`, when it names more than the one it sits at)."""
         return cls(
             site.path, site.line, site.column, code, message, fix,
-            site.end_line or site.line, site.end_column or site.column, sites=(site,),
+            site.end_line or site.line, site.end_column or site.column, sites=sites or (site,),
         )
 
     @classmethod

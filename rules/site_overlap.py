@@ -170,7 +170,8 @@ def _problem(services: list[list[_Written]]) -> Problem:
     span = f"port {low}" if low == high else f"ports {low}-{high}"
     first = min(members, key=lambda w: _position(w.site))
     listed = "; ".join(", ".join(w.place for w in service) for service in services)
-    return Problem.at(first.site, CODE, f"{span} written by {len(services)} services: {listed}")
+    about = tuple(site for w in members for site in w.sites)
+    return Problem.at(first.site, CODE, f"{span} written by {len(services)} services: {listed}", sites=about)
 
 
 def _position(site: Site) -> tuple[str, int, int]:

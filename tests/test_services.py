@@ -120,3 +120,22 @@ def test_test_paths_must_be_a_list_of_globs(tmp_path) -> None:
     assert (error.value.key_path, error.value.message) == ("test_paths", 'expected a list, got "tests/"')
     config.write_text("test_paths: [e2e/, '*_spec.py']\n")
     assert load_config(config, tmp_path).test_paths == ("e2e/", "*_spec.py")
+
+
+def test_a_colliding_group_s_problem_is_about_every_site_of_its_services() -> None:
+    sites = (
+        _site("serving/launch.sh", "VLLM_PORT", 8000, "shell", line=2),
+        _site("configs/a.yaml", "vllm_port", 8000, "yaml"),
+        _site("serving/launch.sh", "METRICS_PORT", 8000, "shell", line=3),
+    )
+    [problem] = site_overlap.check(Layout(32768, sites=sites))
+    assert (problem.path, problem.band) == ("configs/a.yaml", "")
+    assert sorted((s.path, s.line) for s in problem.sites) == [
+        ("configs/a.yaml", 1), ("serving/launch.sh", 2), ("serving/launch.sh", 3),
+    ]
+
+
+def test_a_band_overlap_is_about_its_first_band() -> None:
+    bands = (Band("a", 5000, 5999, line=3), Band("b", 5500, 6500, line=5))
+    [problem] = band_overlap.check(Layout(32768, bands=bands, config_path=".portlint.yaml"))
+    assert (problem.path, problem.line, problem.band, problem.sites) == (".portlint.yaml", 3, "a", ())
