@@ -15,19 +15,29 @@ parser is imported, the command's inputs are gathered into one key:
   suffix an extractor reads, or none), what it is (file, symlink and its target,
   folder, missing, unreadable) and its content's digest.
 
+Hashing every file is most of a replay's cost, so a stored entry also holds a
+hash of every path's stat (mode, inode, size, modification time): only when
+those are all as stored are the files read and hashed to find the key (a
+touched file costs a run, never a wrong replay). Otherwise nothing is hashed
+before the run: the key is made after it from the digests of the very bytes
+the engine read (Outcome.read), the other paths read then.
+
 An entry is written only by a run that agrees: click parsed the arguments as
-`prepare` did, the config and root are the ones found here, every file the
-engine read had the digest hashed here (nothing changed while it ran) and the
-exit code is 0 or 1. It holds the bytes written to stdout and stderr, in order,
-the `--output-file` bytes and the exit code; a hit writes them back. Anything
-this module cannot account for is not replayed: options that write or print
-something else (`--fix`, `--diff`, `--add-noqa`, `--show-settings`,
-`--show-files`, `--no-cache`, `--help`), an option it does not know, a
-repository outside git, a run from a folder other than the root (reporters
-then look up which words of a message name files), streams without a byte
-buffer. Entries live beside the per-file index in `.portlint_cache/<version>/`,
-one per invocation (`run-<hash>`), written through a temporary and a rename; a
-corrupt or foreign one is a miss and is rewritten.
+`prepare` did, the config and root are the ones found here, the run listed
+the listing taken here (handed over), the files' stamps and the config
+candidates are the same after the run as before it, when the files were hashed
+before the run the engine read those very bytes, and the exit code is 0 or 1.
+It holds the bytes written to stdout and stderr, in order, the `--output-file`
+bytes and the exit code; a hit writes them back. Anything this module cannot
+account for is not replayed: options that write or print something else
+(`--fix`, `--diff`, `--add-noqa`, `--show-settings`, `--show-files`,
+`--no-cache`, `--help`), an option it does not know, a repository outside git,
+a run from a folder other than the root (reporters then look up which words of
+a message name files), streams without a byte buffer, a FIFO or device among
+the paths. Entries live beside the per-file index in
+`.portlint_cache/<version>/`, one per invocation (`run-<hash>`), written
+through a temporary and a rename; a corrupt or foreign one is a miss and is
+rewritten.
 """
 from __future__ import annotations
 
@@ -44,7 +54,7 @@ from typing import Any, BinaryIO
 
 from portlint import __version__, cache, discover, locate
 
-FORMAT = 1
+FORMAT = 2  # 2: the files' stamps beside the key
 _COMMANDS = ("check", "init", "clean", "rule", "map", "host", "help")
 _FLAGS = frozenset((
     "--unsafe-fixes", "--statistics", "--show-fixes", "--exit-zero", "--exit-non-zero-on-fix",
@@ -97,20 +107,23 @@ def parse(args: list[str]) -> Parsed | None:
 class Warm:
     """One invocation's key, and its entry: replayed, or recorded by the run and written."""
 
-    def __init__(self, args: list[str], parsed: Parsed, root: Path, config: Path | None, start: Path) -> None:
+    def __init__(self, args: list[str], parsed: Parsed, root: Path, config: Path | None, start: Path,
+                 listing: list[str]) -> None:
         self.args = args
         self.parsed = parsed
         self.root = root
         self.config = config
         self.start = start
-        self.digests: dict[str, str] = {}  # listed path -> content digest
-        self.probes: dict[str, tuple[int, int, int] | None] = {}  # config candidates: stat, before the run
+        self.listing = listing  # git's, handed to the run
+        self.paths = [p for p in listing if not os.path.splitext(p)[1] or os.path.splitext(p)[1].lower() in discover.KINDS]
+        self.invocation = self._invocation()
+        self.entry = root / ".portlint_cache" / __version__ / f"run-{_hash(self.invocation)[:32]}"
+        self.head = self._head()  # everything but the files' bytes
+        self.stamps = self._stamps()  # the files by stat: whether hashing them may find a hit
+        self.key = ""  # computed before the run only when the stamps are the stored entry's
+        self.digests: dict[str, str] = {}  # path -> content digest, as hashed before the run
+        self.read: dict[str, str] | None = None  # path -> digest of what the engine read (from the CLI)
         self.confirmed = False
-        invocation = self._invocation()
-        self.entry = root / ".portlint_cache" / __version__ / f"run-{_hash(invocation)[:32]}"
-        self.key = ""
-        self.listing: list[str] = []
-        self._invocation_text = invocation
 
     # -- the key -------------------------------------------------------------------
     def _invocation(self) -> str:
@@ -123,64 +136,76 @@ class Warm:
         )
         return json.dumps([FORMAT, __version__, sys.version, self.args, os.getcwd(), environment, streams])
 
-    def compute(self, listing: list[str]) -> bool:
-        """The whole key; False when an input is one this module does not replay."""
-        self.listing = listing
-        h = hashlib.sha256(self._invocation_text.encode())
+    def _head(self) -> str:
+        """The invocation, portlint and its dependencies, where the run starts (every config
+        candidate up to the work tree, with its bytes), `--config`, the kernel's range."""
+        h = hashlib.sha256(self.invocation.encode())
         h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
         h.update(f"root {self.root}\0config {self.config}\0".encode())
         for directory in locate.upward(self.start):
             for name in (*locate.CONFIG_NAMES, ".git"):
-                h.update(f"{self._probe(directory / name)}\0".encode())
-        explicit, _ = locate.split_config_args(tuple(self.parsed.config_args))
+                h.update(f"{_probe(directory / name)}\0".encode())
         for value in self.parsed.config_args:
-            h.update(f"config-arg {value} {self._probe(Path(value)) if Path(value).is_file() else '-'}\0".encode())
-        if explicit is not None:
-            h.update(f"{self._probe(explicit)}\0".encode())
+            h.update(f"config-arg {value} {_probe(Path(value)) if Path(value).is_file() else '-'}\0".encode())
         h.update(_read_text(_RANGE).encode() + b"\0")
-        if not self._files(h, listing):
-            return False
-        self.key = h.hexdigest()
-        return True
+        return h.hexdigest()
 
-    def _probe(self, path: Path) -> str:
-        """A config candidate: its kind and bytes (remembered by stat, to see it unchanged after the run)."""
-        name = os.path.abspath(path)
-        try:
-            status = os.stat(name)
-        except OSError:
-            self.probes[name] = None
-            return f"{name} -"
-        self.probes[name] = _stamp(status)
-        if not stat.S_ISREG(status.st_mode):
-            return f"{name} {'d' if stat.S_ISDIR(status.st_mode) else 'x'}"
-        try:
-            with open(name, "rb") as handle:
-                return f"{name} {cache.digest(handle.read())}"
-        except OSError as error:
-            return f"{name} e{error.errno}"
-
-    def _files(self, h: Any, listing: list[str]) -> bool:
+    def _stamps(self) -> str:
+        """Mode, inode, size and modification time of every path a check may read."""
+        h = hashlib.sha256()
         base = str(self.root)
-        for path in listing:
-            suffix = os.path.splitext(path)[1].lower()
-            if suffix and suffix not in discover.KINDS:
-                continue  # no extractor reads it and no glob can give it a kind (discover.candidates)
+        for path in self.paths:
+            try:
+                status = os.lstat(os.path.join(base, path))
+                h.update(f"{path}\0{status.st_mode} {status.st_ino} {status.st_size} {status.st_mtime_ns}\0".encode())
+            except OSError as error:
+                h.update(f"{path}\0e{error.errno}\0".encode())
+        return h.hexdigest()
+
+    def _key(self, tokens: list[str]) -> str:
+        h = hashlib.sha256(self.head.encode())
+        for path, token in zip(self.paths, tokens):
+            h.update(f"{path}\0{token}\0".encode())
+        return h.hexdigest()
+
+    def hash_files(self) -> bool:
+        """The key from every file's bytes, read now; False when a path is one this module
+        does not replay (a FIFO, a device)."""
+        tokens = []
+        base = str(self.root)
+        for path in self.paths:
             state = _state(os.path.join(base, path))
             if state is None:
                 return False
             token, digest = state
             if digest:
                 self.digests[path] = digest
-            h.update(f"{path}\0{token}\0".encode())
+            tokens.append(token)
+        self.key = self._key(tokens)
         return True
+
+    def _key_after(self, read: dict[str, str]) -> str | None:
+        """The key after a run that hashed nothing before: the digests of what the engine read
+        (the bytes its output came from), and the other paths read now."""
+        tokens = []
+        base = str(self.root)
+        for path in self.paths:
+            full = os.path.join(base, path)
+            digest = read.get(path)
+            state = _known(full, digest) if digest else None
+            if state is None:
+                state = _state(full)
+            if state is None:
+                return None
+            tokens.append(state[0])
+        return self._key(tokens)
 
     # -- a hit ------------------------------------------------------------------------
     def replay(self) -> int | None:
         """The stored run's exit code, its output written again; None on a miss."""
         entry = _load(self.entry)
-        if entry is None or entry.get("key") != self.key:
-            return None
+        if entry is None or entry["stamps"] != self.stamps or not self.hash_files() or entry["key"] != self.key:
+            return None  # (a touched file costs a check; its stamp never makes a hit)
         code, chunks, written = entry["code"], entry["out"], entry["file"]
         if written is not None:
             assert self.parsed.output_file is not None
@@ -220,31 +245,24 @@ class Warm:
                 with contextlib.suppress(OSError, ValueError):
                     stream.flush()
             sys.stdout, sys.stderr = saved
-        if self.confirmed and code in (0, 1) and self._unchanged():
-            self._store(code, chunks)
+        if self.confirmed and code in (0, 1) and self._head() == self.head and self._stamps() == self.stamps:
+            key = self.key or (self._key_after(self.read) if self.read is not None else None)
+            if key:
+                self._store(key, code, chunks)
         return code
 
     def confirm(self, root: Path, config: Path | None, paths: tuple[Path, ...], config_args: tuple[str, ...],
                 digests: dict[str, str]) -> None:
-        """The CLI's own view of the run: the entry is written only when it is the one hashed."""
+        """The CLI's own view of the run: the entry is written only when it agrees with the key
+        (and, when the files were hashed before the run, the engine read those very bytes)."""
+        self.read = digests
         self.confirmed = (
             root == self.root and config == self.config and config_args == tuple(self.parsed.config_args)
             and paths == tuple(Path(p) for p in self.parsed.paths)
-            and all(self.digests.get(path) == digest for path, digest in digests.items())
+            and (not self.key or all(self.digests.get(path) == digest for path, digest in digests.items()))
         )
 
-    def _unchanged(self) -> bool:
-        """The config candidates are as they were hashed (the engine's reads are checked by digest)."""
-        for name, before in self.probes.items():
-            try:
-                now: tuple[int, int, int] | None = _stamp(os.stat(name))
-            except OSError:
-                now = None
-            if now != before:
-                return False
-        return True
-
-    def _store(self, code: int, chunks: list[list[Any]]) -> None:
+    def _store(self, key: str, code: int, chunks: list[list[Any]]) -> None:
         written = None
         if self.parsed.output_file is not None:
             try:
@@ -258,7 +276,7 @@ class Warm:
                 merged[-1][1] += data
             else:
                 merged.append([fd, data])
-        entry = {"format": FORMAT, "key": self.key, "code": code, "file": written,
+        entry = {"format": FORMAT, "key": key, "stamps": self.stamps, "code": code, "file": written,
                  "out": [[fd, data.decode("latin-1")] for fd, data in merged]}
         try:
             cache.prepare_directory(self.entry.parent.parent)
@@ -299,8 +317,7 @@ def prepare(args: list[str]) -> Warm | None:
     listing = discover.git_files(root)
     if listing is None:
         return None
-    warm = Warm(args, parsed, root, config, start)
-    return warm if warm.compute(listing) else None
+    return Warm(args, parsed, root, config, start, listing)
 
 
 class _Tee(io.RawIOBase):
@@ -345,7 +362,8 @@ def _load(path: Path) -> dict[str, Any] | None:
         entry = json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
-    if not (isinstance(entry, dict) and entry.get("format") == FORMAT and isinstance(entry.get("key"), str)):
+    if not (isinstance(entry, dict) and entry.get("format") == FORMAT and isinstance(entry.get("key"), str)
+            and isinstance(entry.get("stamps"), str)):
         return None
     chunks, written, code = entry.get("out"), entry.get("file"), entry.get("code")
     if code not in (0, 1) or not (written is None or isinstance(written, str)) or not isinstance(chunks, list):
@@ -365,6 +383,36 @@ def _load(path: Path) -> dict[str, Any] | None:
 
 def _hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _probe(path: Path) -> str:
+    """A config candidate: what it is, and its bytes."""
+    name = os.path.abspath(path)
+    try:
+        status = os.stat(name)
+    except OSError:
+        return f"{name} -"
+    if not stat.S_ISREG(status.st_mode):
+        return f"{name} {'d' if stat.S_ISDIR(status.st_mode) else 'x'}"
+    try:
+        with open(name, "rb") as handle:
+            return f"{name} {cache.digest(handle.read())}"
+    except OSError as error:
+        return f"{name} e{error.errno}"
+
+
+def _known(full: str, digest: str) -> tuple[str, str] | None:
+    """`_state` for a path whose bytes the engine read (`digest`), without reading them again;
+    None when it is not a file or a symlink to one now (then `_state` says what it is)."""
+    try:
+        status = os.lstat(full)
+        if stat.S_ISREG(status.st_mode):
+            return f"f {digest}", digest
+        if stat.S_ISLNK(status.st_mode) and stat.S_ISREG(os.stat(full).st_mode):
+            return f"l {os.readlink(full)} {os.path.realpath(full)} {digest}", digest
+    except OSError:
+        pass
+    return None
 
 
 _OPEN = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -423,10 +471,6 @@ def _linked(full: str) -> tuple[str, str] | None:
         return _opened(fd, token)
     finally:
         os.close(fd)
-
-
-def _stamp(status: os.stat_result) -> tuple[int, int, int]:
-    return status.st_mtime_ns, status.st_size, status.st_ino
 
 
 def _isatty(stream: Any) -> bool:

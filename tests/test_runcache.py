@@ -137,6 +137,16 @@ def test_a_symlink_is_its_target_and_what_it_holds(repo: Path) -> None:
         assert check(repo).hit
 
 
+def test_a_touched_file_is_a_run_then_a_hit_again(repo: Path) -> None:
+    """The stored stamps only decide whether hashing may find a hit: a new modification
+    time costs one run (the same output), never a replay of anything else."""
+    first = check(repo)
+    os.utime(repo / "ray.sub", ns=(1, 1))
+    touched = check(repo)
+    assert not touched.hit and touched.output == first.output
+    assert check(repo).hit
+
+
 def test_a_file_no_check_reads_is_not_an_input(repo: Path) -> None:
     check(repo)
     (repo / "notes.json").write_text('{"port": 1}\n')  # no extractor reads .json
@@ -159,11 +169,11 @@ def test_portlint_itself_and_its_dependencies_are_part_of_the_key(repo: Path, mo
                    lambda: monkeypatch.setattr(runcache, "_distributions", lambda: "ruamel.yaml-99.dist-info")):
         change()
         warm = runcache.prepare(["check"])
-        assert warm is not None
+        assert warm is not None and warm.hash_files()
         keys.append(warm.key)
     monkeypatch.setattr(runcache, "__version__", "99.0")
     other = runcache.prepare(["check"])
-    assert other is not None and other.entry.parent.name == "99.0"
+    assert other is not None and other.hash_files() and other.entry.parent.name == "99.0"
     assert len({*keys, other.key}) == 4
 
 
@@ -179,7 +189,8 @@ def test_a_terminal_is_another_invocation(repo: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(sys, "stdout", Terminal())
     terminal = runcache.prepare(["check"])
-    assert piped is not None and terminal is not None and piped.entry != terminal.entry and piped.key != terminal.key
+    assert piped is not None and terminal is not None and piped.hash_files() and terminal.hash_files()
+    assert piped.entry != terminal.entry and piped.key != terminal.key
 
 
 @pytest.mark.slow
@@ -256,23 +267,32 @@ def test_entries_are_written_through_a_temporary_and_a_rename(repo: Path) -> Non
 
 def test_a_file_changed_while_the_check_ran_is_not_kept(repo: Path, monkeypatch: pytest.MonkeyPatch,
                                                         capfdbinary: pytest.CaptureFixture[bytes]) -> None:
-    """The engine's digest of what it read must be the one hashed: here the hashed one is stale."""
+    """Whether the files were hashed before the run (an entry whose stamps match) or not (none yet),
+    an edit while the engine runs leaves no entry: its output may be of either version."""
     from portlint.start import main
 
     monkeypatch.chdir(repo)
-    compute = runcache.Warm.compute
+    run = engine.Engine.run
+    script = repo / "ray.sub"
 
-    def stale(self: runcache.Warm, listing: list[str]) -> bool:
-        done = compute(self, listing)
-        self.digests["ray.sub"] = "0" * 32  # as if ray.sub changed after it was hashed
-        return done
+    def editing(self: engine.Engine) -> engine.Outcome:
+        outcome = run(self)
+        script.write_bytes(script.read_bytes() + b"\n# edited while the check ran\n")
+        return outcome
 
-    monkeypatch.setattr(runcache.Warm, "compute", stale)
+    monkeypatch.setattr(engine.Engine, "run", editing)
     assert main(["check"]) == 1
-    assert not entries(repo)
-    monkeypatch.setattr(runcache.Warm, "compute", compute)
+    assert not entries(repo)  # no entry yet: the key would have been made after the run
+    monkeypatch.setattr(engine.Engine, "run", run)
     assert main(["check"]) == 1
-    assert entries(repo)
+    (entry,) = entries(repo)
+    stored = entry.read_bytes()
+    warm = runcache.prepare(["check"])
+    assert warm is not None and warm.replay() == 1  # the stamps match: hashed before the run, a hit
+    monkeypatch.setattr(runcache.Warm, "replay", lambda self: None if self.hash_files() else None)  # hashed, no replay
+    monkeypatch.setattr(engine.Engine, "run", editing)
+    assert main(["check"]) == 1
+    assert entry.read_bytes() == stored  # not rewritten from a run whose files changed under it
 
 
 def test_the_run_lists_what_was_hashed(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
