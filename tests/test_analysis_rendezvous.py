@@ -171,3 +171,17 @@ def test_a_start_spelled_with_compatibility_characters_is_the_name_python_reads(
         for c in cells:
             dist.ｉｎｉｔ_process_group("gloo", init_method="tcp://localhost:29500")
     """) == [3]
+
+
+def test_a_loop_in_a_nested_def_or_a_method_of_a_nested_class_is_its_own_scope() -> None:
+    assert lines("""\
+        import torch.distributed as dist
+        def outer():
+            def sweep():
+                for c in cells:
+                    dist.init_process_group("gloo", init_method="tcp://localhost:29500")
+            class Bench:
+                def run(self):
+                    return [dist.init_process_group("gloo", init_method="tcp://h:29501") for c in cells]
+            return sweep, Bench
+    """) == [5, 8]
