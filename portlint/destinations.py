@@ -15,7 +15,8 @@ fewer):
 - through what only carries it: `int()`/`str()`, a `host:port` string, a tuple, a local name, an
   attribute of `self` read by the class's own methods, a function or class of the repository
   (the module's own or one it imports) whose parameter it becomes and whose return hands it back;
-- or into nothing that uses it: a log call, a comparison, a test, an attribute its class never reads.
+- or into nothing that uses it: a log call, a comparison, a test, an attribute its class never reads
+  (of a class the repository does not subclass: a subclass's methods would read it unseen).
 
 Anything else (a bind, a server's constructor, a JSON body another process reads, a call this
 module cannot see into) means it may be bound here: not proven, and the port stays in the layout.
@@ -86,7 +87,7 @@ class _Walk:
         self.files = files
         self.modules: dict[str, _Module | None] = {}
         self.seen: set[tuple[str, int, str]] = set()
-        self.defines: dict[str, bool] = {}
+        self.searched: dict[tuple[bytes, str], bool] = {}
 
     def module(self, path: str) -> _Module | None:
         if path not in self.modules:
@@ -118,6 +119,9 @@ class _Walk:
         if key in self.seen:
             return
         self.seen.add(key)
+        if self.subclassed(owner.name):
+            yield UNKNOWN  # a subclass's methods read it too, unseen here
+            return
         for method in (s for s in owner.body if isinstance(s, FUNCTIONS)):
             receiver = method.args.args[0].arg if method.args.args else ""
             for node in ast.walk(method):
@@ -196,15 +200,25 @@ class _Walk:
             return
         yield UNKNOWN
 
+    def subclassed(self, name: str) -> bool:
+        """A class of the repository names `name` among its bases (bytes: a false match only makes a proof fail)."""
+        return self._search(rb"^[ \t]*class[ \t]+\w+[ \t]*\([^)]*\b", name)
+
     def ours(self, name: str) -> bool:
         """A function or class of that name is defined somewhere in the repository: a call this walk
         could not resolve (`pkg.VLLMClient(...)` through a module alias) may reach it, so its name
         proves nothing."""
-        if name not in self.defines:
-            pattern = re.compile(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+" + re.escape(name.encode()) + rb"\b", re.M)
-            # bytes, not trees: a match in a string or a comment only makes a proof fail
-            self.defines[name] = any(pattern.search(data) for data in self.files.values())
-        return self.defines[name]
+        return self._search(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+", name)
+
+    def _search(self, prefix: bytes, name: str) -> bool:
+        """Any file has `prefix` then the name as a word. Bytes, not trees: a match in a string or a
+        comment only makes a proof fail; files without the name are not searched."""
+        key = (prefix, name)
+        if key not in self.searched:
+            word = name.encode()
+            pattern = re.compile(prefix + re.escape(word) + rb"\b", re.M)
+            self.searched[key] = any(word in data and pattern.search(data) for data in self.files.values())
+        return self.searched[key]
 
     def into(self, module: _Module, call: ast.Call, resolved: tuple[_Module, Function, int], keyword: str | None,
              index: int | None, depth: int, returns: bool) -> Iterator[str]:

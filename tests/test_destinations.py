@@ -36,6 +36,10 @@ BOUND = {
         "class EngineClient:\n    def __init__(self, port):\n        s.bind(('', port))\n\n"
         "def start(port=50051):\n    return engines.EngineClient(port=port)\n"),
     "connect and bind": "def both(port=50051):\n    s.connect(('h', port))\n    s.bind(('', port))\n",
+    "an attribute a subclass reads": (
+        "class Base:\n    def __init__(self, host='h', port=50051):\n        self.port = port\n"
+        "        self.url = f'http://{host}:{port}'\n\n"
+        "class Server(Base):\n    def start(self):\n        s.bind(('', self.port))\n"),
 }
 
 
