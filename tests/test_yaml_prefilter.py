@@ -47,6 +47,23 @@ KEPT = {
     "rayStartParams of a head group": b"headGroupSpec:\n  rayStartParams:\n    dashboard-host: 0.0.0.0\n",
     "empty rayStartParams": b"workerGroupSpecs:\n  - rayStartParams: {}\n",
     "not UTF-8": b"router_port: 1\n# r\xe9glages\n",
+    "port key after a count key in a flow map": b"{port_count: 1, port: 2}\n",
+    "camel-case key": b"masterPort: 29500\n",
+    "key with a space": b"server port: 8000\n",
+    "dotted key": b"head.port: 6379\n",
+    "anchor named like a count before the key": b"&count router_port: 8000\n",
+    "tag before the key": b"!!str router_port: 8000\n",
+}
+
+# Port tokens that yield nothing: counts and offsets (naming's _NOT_A_PORT), words that
+# start with `port`, comments without a number, keys whose values are words.
+DROPPED = {
+    "a count": b"port_count: 2\nnum_ports: 4\nport_offset: 1\nMAX_PORTS_PER_ENGINE: 8\n",
+    "a count in a flow map": b"{port_count: 2, name: x}\n",
+    "a word that starts with port": b"portions: 3\nportable: true\n",
+    "a comment without a number": b"# the head's port, see below\nname: x\n",
+    "a word value": b"port: auto\nmetrics_port: none\nport_name: http\n",
+    "a mapping value": b"port:\n  name: http\n  number: null\n",
 }
 
 
@@ -60,6 +77,12 @@ def test_a_shape_that_yields_something_is_composed(name: str) -> None:
 def test_every_port_token_opens_with_a_spelling_of_port() -> None:
     """worth_composing finds the tokens' occurrences by one search of the lowered bytes."""
     assert all(token.pattern[:4].lower() == b"port" for token in prefilter().tokens)
+
+
+@pytest.mark.parametrize("name", sorted(DROPPED))
+def test_a_port_token_that_yields_nothing_is_not_composed(name: str) -> None:
+    assert extracted(DROPPED[name]) == Extraction()
+    assert not worth(DROPPED[name])
 
 
 def test_a_selected_key_without_a_port_token_in_it_is_composed() -> None:
@@ -133,7 +156,8 @@ def test_one_live_line_in_a_crd_makes_it_composed(edit: tuple[bytes, bytes]) -> 
     assert worth(data)
 
 
-_KEYS = ["port", "master_port", "containerPort", "ports", "command", "args", "run", "setup",
+_KEYS = ["port", "master_port", "containerPort", "ports", "port_count", "num_ports", "server port", "&count port",
+         "masterPort", "a.port", "port_range_low", "command", "args", "run", "setup",
          "rayStartParams", "properties", "description", "items", "name", "? port", '"port"', "*a", "- port"]
 _VALUES = ["", "8000", "'8000'", '"80"', "&a 80", "*a", "!!int 80", "{port: 1}", "[1, 2]", "port 80",
            "|", "text", "# port 8000", "- 80", "x: 1", "ray start --port 1", "{}"]

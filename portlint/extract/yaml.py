@@ -33,7 +33,7 @@ from portlint.extract import (
     yaml_commands,
 )
 from portlint.model import Site
-from portlint.naming import NameFilter, role_of
+from portlint.naming import NameFilter, is_port_name, role_of
 from portlint.source import Source
 
 _MERGE_KEY = "<<"
@@ -172,19 +172,35 @@ def _alias_key(match: re.Match[bytes]) -> bool:
 
 
 def _may_hold_port(data: bytes, at: int) -> bool:
-    """A port token at `at`: in a comment, or in a key whose value may be a number."""
+    """A port token at `at`: in a comment with a number, or in a port-like key whose value
+    may be a number (a key whose words make it a count or an offset, `port_count: 2`, is none)."""
     line_start = data.rfind(b"\n", 0, at) + 1
-    if data.find(b"#", line_start, at) != -1:
-        return True
     line_end = data.find(b"\n", at)
     line_end = len(data) if line_end == -1 else line_end
+    hash_at = data.find(b"#", line_start, at)
+    if hash_at != -1 and _DIGIT.search(data, hash_at, line_end):
+        return True  # a comment may state its port (prose.statements needs a digit)
+    key_start = at
+    while key_start > line_start and data[key_start - 1] in _KEY_BYTES:
+        key_start -= 1  # the key's words before the token (never past a space, quote or `&anchor`)
     colon = data.find(b":", at, line_end)
     while colon != -1:  # every colon: a quoted key may hold one (`"port:a": 1`)
         value = _BLANK.match(data, colon + 1).end()  # type: ignore[union-attr]  # matches the empty string
-        if value < len(data) and not data[value:value + 1].isalpha():
+        if value < len(data) and not data[value:value + 1].isalpha() and _port_named(data[key_start:colon]):
             return True  # a number, a quote, `&`, `!`, `*`, `-`, `[`, `{`, `|`, a comment: may be a port
         colon = data.find(b":", colon + 1, line_end)
     return False
+
+
+_DIGIT = re.compile(rb"[0-9]")  # what a layout statement needs (prose.statements)
+_KEY_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _port_named(key: bytes) -> bool:
+    """Whether a key (or the end of one: its words from the token on) is port-like. Words
+    cut off before the token can only have made it a count, never a port, so a cut key
+    says yes where the whole one may say no, never the other way round."""
+    return is_port_name(key.decode("utf-8", "replace"))
 
 
 def _may_run(data: bytes, match: re.Match[bytes]) -> bool:
@@ -434,7 +450,7 @@ def _is_port_literal(node: Any) -> bool:
     return node.style in ("'", '"', None, "")
 
 
-_ASCII_DIGIT = re.compile(r"[0-9]")  # what a layout statement needs (prose.statements)
+_TEXT_DIGIT = re.compile(r"[0-9]")  # what a layout statement needs (prose.statements)
 
 
 def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
@@ -449,7 +465,7 @@ def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFi
     while position != -1:
         line_end = text.find("\n", position)
         line_end = len(text) if line_end == -1 else line_end
-        if _ASCII_DIGIT.search(text, position, line_end) is None and text.find("portlint", position, line_end) == -1:
+        if _TEXT_DIGIT.search(text, position, line_end) is None and text.find("portlint", position, line_end) == -1:
             position = line_end  # no comment from here to the line's end can suppress or state anything
         elif _starts_comment(text, position, spans, starts):
             comment = text[position:line_end].rstrip("\r")
