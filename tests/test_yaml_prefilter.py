@@ -92,6 +92,23 @@ def test_a_selected_key_without_a_port_token_in_it_is_composed() -> None:
     assert worth(data, ("cluster.gcs_slot",))
 
 
+def test_a_selected_high_end_stated_as_low_slash_high_in_a_comment_is_composed() -> None:
+    data = b"description: the gcs port\n#   1400-1499  cluster.gcs_slot_low/high\ncluster: {}\n"
+    assert extracted(data) == Extraction() and not worth(data)
+    selectors = ("cluster.gcs_slot_high",)
+    assert [site.value for site in extracted(data, selectors).sites] == [1400, 1499]
+    assert worth(data, selectors)
+
+
+def test_a_port_like_selector_key_is_left_to_the_port_token() -> None:
+    """`WorkerConfig.port` selects what the port token finds anyway: its key `port`, searched
+    as bytes, would find `import` and `support` in every file."""
+    data = b"description: import and support ports\nrouter:\n  port_count: 2\n"
+    assert extracted(data, ("WorkerConfig.port",)) == Extraction()
+    assert not worth(data, ("WorkerConfig.port",))
+    assert worth(b"worker:\n  port: 8000\n", ("WorkerConfig.port",))
+
+
 # A CRD's schema: port keys whose values describe the field, commands and rayStartParams
 # declared, not run.
 CRD = b"""\

@@ -147,8 +147,8 @@ def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Ite
             data.decode("utf-8")
         except UnicodeDecodeError:
             return True  # reported as not UTF-8 (PL001)
-    if any(key in data for key in keys):
-        return True
+    if any(key in data for key in _written(tuple(keys))):
+        return True  # a selector's key (or a comment stating it as `x_low/high`)
     lowered = data.lower()  # one scan finds every spelling of the token, and `portlint:`
     at = lowered.find(b"port")
     while at != -1:
@@ -162,6 +162,19 @@ def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Ite
     if b"&" in data and any(map(_alias_key, _ALIAS_KEY.finditer(data))):
         return True  # an alias as a key (what it names is anchored)
     return any(_may_run(data, match) for pattern in _COMMAND_KEYS for match in pattern.finditer(data))
+
+
+_HIGH = re.compile(rb"(?:high|HIGH|max|MAX|hi|HI)$")
+
+
+@lru_cache(maxsize=16)
+def _written(keys: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """The selector keys to look for, as they may be written: as they are, or a high end
+    as its low end's stem (a comment's `gcs_slot_low/high` states `gcs_slot_high`:
+    prose.statements). A port-like key is left to the port token (it selects what the
+    token's test keeps anyway: `WorkerConfig.port` would otherwise find `import`)."""
+    kept = tuple(key for key in keys if not (key.isascii() and set(key) <= _KEY_BYTES and _port_named(key)))
+    return kept + tuple(_HIGH.sub(b"", key) for key in kept if _HIGH.search(key) and _HIGH.sub(b"", key))
 
 
 def _alias_key(match: re.Match[bytes]) -> bool:
