@@ -98,8 +98,10 @@ def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
     """
     tokens = tuple(re.compile(token) for token in _PORT_TOKENS)
     names = {name.lstrip("-").encode() for name in extra_names if name.strip("-")}
-    kept = tuple(sorted(name for name in names if not any(token.search(name) for token in tokens)))
-    keys = {name.rsplit(b".", 1)[-1].split(b"[", 1)[0] for name in names}
+    # A selector's dotted path is never written whole: `cluster.gcs_slot` is the key
+    # `gcs_slot` under `cluster:`, `Engine.port` an attribute in a class body. Its last key is.
+    keys = {name.rsplit(b".", 1)[-1].split(b"[", 1)[0] for name in names} - {b""}
+    kept = tuple(sorted(key for key in keys if not any(token.search(key) for token in tokens)))
     return Prefilter(tokens, kept, tuple(sorted(keys)))
 
 

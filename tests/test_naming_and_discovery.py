@@ -58,6 +58,14 @@ def test_the_prefilter_also_keeps_files_naming_a_selector() -> None:
     assert discover.prefilter(["gcs_slot"]).search(b"gcs_slot: 1200\n")
 
 
+def test_the_prefilter_looks_for_a_dotted_selector_by_its_last_key() -> None:
+    """`cluster.gcs_slot` is written as `gcs_slot:` under `cluster:`, never whole."""
+    pattern = discover.prefilter(["cluster.gcs_slot", "hosts[0]"])
+    assert pattern.search(b"cluster:\n  gcs_slot: 1200\n")
+    assert pattern.search(b"hosts:\n  - 1200\n")
+    assert not pattern.search(b"cluster:\n  workers: 4\n")
+
+
 @pytest.mark.parametrize(("path", "head", "kind"), [
     ("a.yml", b"", "yaml"), ("ray.sub", b"", "shell"), ("x.sbatch", b"", "shell"), ("m.py", b"", "python"),
     ("README.md", b"", "markdown"), ("launch", b"#!/usr/bin/env bash\n", "shell"), ("run", b"#!/bin/sh -e\n", "shell"),
