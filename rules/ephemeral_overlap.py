@@ -7,7 +7,7 @@ and a pod's own Kubernetes ports (`containerPort`, a Service's `port`/`targetPor
 they state what the image listens on, inside the pod's network namespace), and a
 client's default for the server it dials: a parameter default whose every read
 provably ends at the far end of a connection (`f"{host}:{port}"` to a gRPC client,
-`connect`, an HTTP URL; `portlint.destinations`): the port is that server's, and
+`connect`, an HTTP URL; `portlint.analysis.destinations`): the port is that server's, and
 this repository listens on nothing there.
 Why: the kernel hands ports from that range to outgoing connections (32768–60999
 on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.destinations import Destinations
+from portlint.analysis.destinations import Destinations
 from portlint.model import MAX_PORT, Layout
 from portlint.problem import Problem, at_band
 from portlint.services import POD, kubernetes
@@ -28,7 +28,7 @@ from portlint.services import POD, kubernetes
 CODE = "PL101"
 NAME = "ephemeral-overlap"
 NEEDS_LAYOUT = False
-NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.destinations)
+NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.analysis.destinations)
 
 
 

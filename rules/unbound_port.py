@@ -9,7 +9,7 @@ Not checked: test-like paths (`test_paths:`), a pod's own Kubernetes ports
 (`containerPort`, a Service's `port`/`targetPort`), which no host's layout holds,
 a port below 1024 whose name does not say it listens (a well-known port of a
 server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80), and a client's
-default for the server it dials (`portlint.destinations`: a parameter default whose
+default for the server it dials (`portlint.analysis.destinations`: a parameter default whose
 every read provably ends at the far end of a connection), which is that server's.
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
 Fix: none; add a selector to the right band, or suppress with `# portlint: ignore[PL302]`.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.destinations import Destinations
+from portlint.analysis.destinations import Destinations
 from portlint.model import Layout
 from portlint.problem import Problem
 from portlint.services import POD, kubernetes, somebody_elses
@@ -26,7 +26,7 @@ from portlint.services import POD, kubernetes, somebody_elses
 CODE = "PL302"
 NAME = "unbound-port"
 NEEDS_LAYOUT = True
-NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.destinations)
+NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.analysis.destinations)
 
 
 def check(layout: Layout) -> Iterator[Problem]:

@@ -1,9 +1,9 @@
-"""Where a parameter's default port goes (portlint.destinations): proven to end at a connect side, or not."""
+"""Where a parameter's default port goes (portlint.analysis.destinations): proven to end at a connect side, or not."""
 from __future__ import annotations
 
 import pytest
 
-from portlint.destinations import Destinations
+from portlint.analysis.destinations import Destinations
 from portlint.extract import python
 from portlint.naming import NameFilter
 from portlint.source import Source

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from portlint import writer
+from portlint.analysis.destinations import Destinations
 from portlint.config import CONFIG_NAMES, ConfigError, find_config, load_config
-from portlint.destinations import Destinations
 from portlint.init.bands import Proposal, infer_bands
 from portlint.init.copies import frozen_pairs
 from portlint.model import Site
@@ -84,7 +84,7 @@ def _teaches(site: Site, test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS) -> bo
 
 def _listened(sites: list[Site], destinations: Destinations) -> list[Site]:
     """The sites without a client's default for a server the repository does not run: a port only
-    dialled (`portlint.destinations`) makes no band. Where another site writes the same value (the
+    dialled (`portlint.analysis.destinations`) makes no band. Where another site writes the same value (the
     server's own `--port`, a config restating it), the client's default stays: one service, and its
     band keeps the client in step with the server."""
     dialled = {id(site) for site in sites if destinations.connect_only(site)}
