@@ -220,6 +220,12 @@ class Written:
     def span(self) -> str:
         return span(self.low, self.high)
 
+    @property
+    def every_port(self) -> bool:
+        """A range over the whole port space (`port_min=1, port_max=65535`): a firewall rule or a
+        bound check meaning "any port", not ports anything listens on or a lane of the layout."""
+        return self.is_range and self.low <= MIN_PORT and self.high >= MAX_PORT
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -261,6 +267,14 @@ class Layout:
         ranges, singles = ranges_and_singles(site for site in self.code_sites if not site.derived)
         found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
         return (*found, *(Written(s.value, s.value, s.name, (s,)) for s in singles))
+
+    @cached_property
+    def _every_port_sites(self) -> frozenset[int]:
+        return frozenset(id(site) for w in self.written if w.every_port for site in w.sites)
+
+    def any_port(self, site: Site) -> bool:
+        """True for a bound of a written range over the whole port space (Written.every_port)."""
+        return id(site) in self._every_port_sites
 
     def band(self, name: str) -> Band | None:
         for band in self.bands:

@@ -9,6 +9,8 @@ client's default for the server it dials: a parameter default whose every read
 provably ends at the far end of a connection (`f"{host}:{port}"` to a gRPC client,
 `connect`, an HTTP URL; `portlint.analysis.destinations`): the port is that server's, and
 this repository listens on nothing there.
+Nor the bounds of a range over every port (`port_min=1, port_max=65535`: a firewall
+rule's "any port"), which names no port anything listens on.
 Why: the kernel hands ports from that range to outgoing connections (32768–60999
 on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
 port, releases it and binds it later loses the race at scale: EADDRINUSE at
@@ -42,7 +44,7 @@ def check(layout: Layout) -> Iterator[Problem]:
             )
     destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
-        if layout.in_tests(site) or kubernetes(site) == POD:
+        if layout.in_tests(site) or kubernetes(site) == POD or layout.any_port(site):
             continue
         if floor <= site.value <= MAX_PORT and not destinations.connect_only(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"

@@ -80,6 +80,7 @@ def _written(layout: Layout) -> list[_Written]:
     candidates = [
         (w.first, w.low, w.high, f"{w.name} {w.span}" if w.is_range else f"{w.name}={w.low}")
         for w in layout.written
+        if not w.every_port  # a firewall's "any port": no service's lane
     ]
     first: dict[tuple[str, int, int, str], _Written] = {}
     for site, low, high, label in sorted(candidates, key=lambda c: _position(c[0])):

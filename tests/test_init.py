@@ -140,6 +140,16 @@ def test_neither_a_port_only_dialled_nor_a_mock_makes_a_band_and_a_client_of_a_s
     assert _problems(capsys) == []  # neither PL101 (50051 is the ASR server's) nor PL302 (no band claims it)
 
 
+def test_a_range_over_every_port_makes_no_band(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # cloud/rules.py: a firewall rule's port_min=1 / port_max=65535 ("any port") beside a dashboard port.
+    repo = _repository(FIXTURES / "PL101-ephemeral-overlap" / "firewall-range-over-every-port-passes" / "repo",
+                       tmp_path / "firewall")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    config = load_config(find_config(repo), repo)
+    assert [(band.name, band.low, band.high) for band in config.bands] == [("dashboard", 8265, 8265)]
+
+
 def test_init_force_keeps_the_test_paths_of_the_config_it_replaces_and_learns_nothing_from_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -48,7 +48,8 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     engine = Engine(zero, Options())
     files = dict(engine.scan())
     destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})
-    sites = [site for site in engine.layout(files).sites if _teaches(site, zero.test_paths)]
+    layout = engine.layout(files)  # a range over every port (a firewall's "any") is no service's lane
+    sites = [site for site in layout.sites if _teaches(site, zero.test_paths) and not layout.any_port(site)]
     sites = _listened(sites, destinations)
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
     frozen, undirected = frozen_pairs(zero)
