@@ -8,11 +8,11 @@ from portlint.model import BASE, HIGH, LOW, PORT
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
-# Words that make a port-named value a count, an offset or a timing, not a port:
-# `NUM_PORTS`, `port_offset`, `port_retries`, `MAX_PORTS_PER_ENGINE`.
+# Words that make a port-named value a count, an offset, a timing or a version, not a port:
+# `NUM_PORTS`, `port_offset`, `port_retries`, `MAX_PORTS_PER_ENGINE`, `PORT_FORWARD_CMD_VERSION`.
 _NOT_A_PORT = frozenset(
     "num count n offset stride step size len length timeout retries retry "
-    "attempts tries delta width span per interval".split()
+    "attempts tries delta width span per interval version".split()
 )
 _LOW_WORDS = frozenset(("low", "min", "lo", "lower"))
 _HIGH_WORDS = frozenset(("high", "max", "hi", "upper"))

@@ -20,6 +20,7 @@ def test_port_like_names(name: str) -> None:
 
 @pytest.mark.parametrize("name", [
     "MAX_PORTS_PER_ENGINE", "num_ports", "port_offset", "support", "report_id", "import", "transport", "port_retries",
+    "PORT_FORWARD_PROXY_CMD_VERSION", "port_protocol_version",
 ])
 def test_names_that_count_or_merely_contain_port_are_not_ports(name: str) -> None:
     assert not is_port_name(name)
