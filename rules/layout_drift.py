@@ -12,7 +12,9 @@ Port 0 (the kernel picks) is never reported or rewritten: PL102 judges zeros.
 Fix: safe when a person declared the band: rewrites the literal's digits, keeping
 its quoting and everything else. On a band `portlint init` inferred (`inferred:
 true`, until a person deletes that line) the fix is unsafe: the band is a guess
-at what the repository does, and its drift may be the truth.
+at what the repository does, and its drift may be the truth. Such a band, learned
+from production sites only, says nothing of a test's own ports (`test_paths:`):
+those are not compared with it.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 def check(layout: Layout) -> Iterator[Problem]:
     for site in layout.code_sites:
         band = layout.band(site.band) if site.band and not site.derived else None
-        if band is None or site.value == 0:
+        if band is None or site.value == 0 or (band.inferred and layout.in_tests(site)):
             continue
         wanted = drift(layout, site)
         if wanted is not None:
