@@ -10,7 +10,9 @@ Not checked: test-like paths (`test_paths:`), a pod's own Kubernetes ports
 a port below 1024 whose name does not say it listens (a well-known port of a
 server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80), and a client's
 default for the server it dials (`portlint.analysis.destinations`: a parameter default whose
-every read provably ends at the far end of a connection), which is that server's.
+every read provably ends at the far end of a connection), which is that server's,
+and the bounds of a range over every port (`port_min=1, port_max=65535`: a
+firewall rule's "any port"), which no band is for.
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
 Fix: none; add a selector to the right band, or suppress with `# portlint: ignore[PL302]`.
 """
@@ -35,6 +37,6 @@ def check(layout: Layout) -> Iterator[Problem]:
     destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
         if site.band or site.derived or site.value == 0 or layout.in_tests(site) or kubernetes(site) == POD \
-                or somebody_elses(site) or destinations.connect_only(site):
+                or somebody_elses(site) or layout.any_port(site) or destinations.connect_only(site):
             continue
         yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")
