@@ -83,3 +83,17 @@ def test_running_prose_states_a_range_only_for_a_name_beside_it(text: str, expec
     source = Source("x.md", text.encode())
     found = statements(source, 0, len(source.data), "markdown", NameFilter(), ranges_only=True)
     assert [(s.name, s.value) for s in found] == expected
+
+
+@pytest.mark.parametrize(("text", "stated"), [
+    ("# Change the default port of sshd from 22 to DEFAULT_DOCKER_PORT.\n", []),
+    ("# Falls back to DEFAULT_DOCKER_PORT (not legacy 6379).\n", []),
+    ("# DEFAULT_DOCKER_PORT instead of 2222 since the host's sshd holds 22.\n", []),
+    ("# DEFAULT_DOCKER_PORT was 2222 before the switch.\n", []),
+    ("# DEFAULT_DOCKER_PORT: 10022 (sshd inside the container)\n", [10022]),
+    ("# DEFAULT_DOCKER_PORT ports from 10000 to 10099\n", [10000]),
+])
+def test_a_number_the_prose_names_as_a_former_value_states_no_port(text: str, stated: list[int]) -> None:
+    source = Source("a.py", text.encode())
+    found = statements(source, 0, len(source.data), "comment", NameFilter(["DEFAULT_DOCKER_PORT"]))
+    assert [site.value for site in found] == stated

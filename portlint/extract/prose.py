@@ -55,6 +55,8 @@ def statements(
     if found is None:
         return
     shape, numbers = found
+    if shape == "single" and _former(text, numbers[0][0], numbers[0][1]):
+        return
     if ranges_only:  # running prose: only a name stated next to the range is what it describes
         mentioned = _beside(text, mentioned, numbers[0][0], numbers[-1][1])
         if not mentioned:
@@ -79,6 +81,19 @@ def _mentioned(text: str, names: NameFilter) -> Iterator[str]:
             if form not in seen and ("_" in form or "." in form or "-" in form) and names.wants(form):
                 seen.add(form)
                 yield form
+
+
+def _former(text: str, start: int, end: int) -> bool:
+    """The prose names the number as what the port is not, or no longer, is: "from 22 to
+    DEFAULT_DOCKER_PORT" (a change away from it), "not legacy 6379", "instead of 8000"."""
+    before = [word.lower() for word in _WORD.findall(text[:start])[-2:]]
+    after = text[end:].lstrip()
+    if before[-1:] == ["from"] and after[:3].lower() == "to " and not after[3:].lstrip()[:1].isdigit():
+        return True
+    return bool(_FORMER.intersection(before[-1:])) or before in (["instead", "of"], ["rather", "than"])
+
+
+_FORMER = frozenset(("not", "legacy", "old", "formerly", "previously", "was", "deprecated"))
 
 
 def _beside(text: str, mentioned: list[str], first: int, last: int) -> list[str]:
