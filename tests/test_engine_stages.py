@@ -97,14 +97,17 @@ from pathlib import Path
 from portlint import discover, engine
 from portlint.naming import NameFilter
 before = set(sys.modules)
-for number, path in enumerate(sorted(Path("fixtures").rglob("*"))):
+for number, path in enumerate(sorted(Path(sys.argv[1]).rglob("*"))):
     kind = discover.kind_of(str(path), path.read_bytes()[:128]) if path.is_file() else ""
     if kind:
         engine.extract_file(str(path), kind, path.read_bytes(), NameFilter(["MASTER_PORT"]), kind == "yaml" and number % 2 == 0)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
-    root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True)
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    # Run outside the repository: from its root, `import portlint` would find the source tree
+    # (which has no portlint.rules: rules/ is mapped there by the installation) before the install.
+    done = subprocess.run([sys.executable, "-c", probe, str(fixtures)], cwd=fixtures.parent.parent,
+                          capture_output=True, text=True, check=True)
     imported = {name for name in done.stdout.split() if name.startswith(("portlint.", "ruamel.yaml"))}
     assert imported, done.stderr
     preloaded = set()
