@@ -285,8 +285,7 @@ def _hot_lines(source: Source, names: NameFilter) -> list[int]:
     data = source.data
     pattern = prefilter(names.selector_names)
     offsets = [m.start() for token in pattern.tokens for m in token.finditer(data)]
-    leaves = {name.lstrip("-").rsplit(".", 1)[-1].encode() for name in names.selector_names} | set(_HOT_WORDS)
-    for leaf in (leaf for leaf in leaves if leaf):
+    for leaf in {*pattern.keys, *_HOT_WORDS}:  # keys: each selector's last dotted part
         at = data.find(leaf)
         while at != -1:
             offsets.append(at)
