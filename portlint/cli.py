@@ -464,7 +464,9 @@ def main(argv: list[str] | None = None) -> int:
 def _one_line(error: click.ClickException) -> str:
     """click's message without its usage block, on one line, with a suggestion for a mistyped option."""
     if isinstance(error, click.exceptions.NoSuchOption):
-        hint = f'; did you mean "{error.possibilities[0]}"?' if error.possibilities else ""
+        from portlint.suggest import suggestion
+
+        hint = suggestion(error.possibilities[0] if error.possibilities else None, quoted=True)
         return f"unknown option {error.option_name}{hint}"
     return " ".join(error.format_message().split())
 

@@ -14,7 +14,11 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | Non
 def did_you_mean(word: str, choices: Iterable[str], *, quoted: bool = False, cutoff: float = 0.6) -> str:
     """`; did you mean PL301?` to end a message, `"range"` in quotes where the message quotes
     the word (keys, bands, commands); "" when nothing is close."""
-    match = closest(word, choices, cutoff)
+    return suggestion(closest(word, choices, cutoff), quoted=quoted)
+
+
+def suggestion(match: str | None, *, quoted: bool = False) -> str:
+    """The "did you mean" ending for a match found elsewhere (click's own, for options); "" for None."""
     if match is None:
         return ""
     return f'; did you mean "{match}"?' if quoted else f"; did you mean {match}?"
