@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 
 if TYPE_CHECKING:
+    from portlint.analysis.destinations import Destinations
     from portlint.analysis.sockets import Facts
     from portlint.config.usage import Usage
     from portlint.frozen import FrozenCheck
@@ -267,6 +268,14 @@ class Layout:
         ranges, singles = ranges_and_singles(site for site in self.code_sites if not site.derived)
         found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
         return (*found, *(Written(s.value, s.value, s.name, (s,)) for s in singles))
+
+    @cached_property
+    def destinations(self) -> Destinations:
+        """Where the code files' parameter defaults go (PL101, PL302): one analysis per run, each
+        module parsed once for every rule that asks (needs the `code_files` fact)."""
+        from portlint.analysis.destinations import Destinations  # it reads Site from this module
+
+        return Destinations({f.path: f.data for f in self.code_files})
 
     @cached_property
     def _every_port_sites(self) -> frozenset[int]:

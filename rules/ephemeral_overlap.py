@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.analysis.destinations import Destinations
 from portlint.model import MAX_PORT, Layout
 from portlint.problem import Problem, at_band
 from portlint.services import POD, kubernetes
@@ -42,10 +41,9 @@ def check(layout: Layout) -> Iterator[Problem]:
                 layout.config_path, band, CODE,
                 f"band {band.name} ({band.span}) reaches the ephemeral range ({floor}+)",
             )
-    destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
         if layout.in_tests(site) or kubernetes(site) == POD or layout.any_port(site):
             continue
-        if floor <= site.value <= MAX_PORT and not destinations.connect_only(site):
+        if floor <= site.value <= MAX_PORT and not layout.destinations.connect_only(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
             yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.analysis.destinations import Destinations
 from portlint.model import Layout
 from portlint.problem import Problem
 from portlint.services import POD, kubernetes, somebody_elses
@@ -34,9 +33,8 @@ NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.
 def check(layout: Layout) -> Iterator[Problem]:
     if not layout.declared:
         return
-    destinations = Destinations({f.path: f.data for f in layout.code_files})
     for site in layout.code_sites:
         if site.band or site.derived or site.value == 0 or layout.in_tests(site) or kubernetes(site) == POD \
-                or somebody_elses(site) or layout.any_port(site) or destinations.connect_only(site):
+                or somebody_elses(site) or layout.any_port(site) or layout.destinations.connect_only(site):
             continue
         yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")
