@@ -139,7 +139,7 @@ def _workers(size: int) -> int:
 # result, if it falls behind: tests/test_engine_stages.py keeps it complete.
 PER_FILE_MODULES = (
     "portlint.extract.yaml", "portlint.extract.yaml_commands", "portlint.extract.python",
-    "portlint.extract.python_commands", "portlint.extract.shell", "portlint.extract.markdown",
+    "portlint.extract.python_commands", "portlint.extract.python_outline", "portlint.extract.shell", "portlint.extract.markdown",
     "portlint.extract.prose", "portlint.extract.template",
     "portlint.analysis.calls", "portlint.analysis.expressions", "portlint.analysis.flow", "portlint.analysis.imports",
     "portlint.analysis.messages", "portlint.analysis.module", "portlint.analysis.values",

@@ -264,7 +264,11 @@ GENERATED_BROKEN = {  # name -> (bytes, words its PL001 message must contain)
     "utf16-le.yaml": ("cluster:\n  master_port_range_low: 1500\n".encode("utf-16"), "UTF-16"),
     "utf16-be.py": ("MASTER_PORT_RANGE_LOW = 1500\n".encode("utf-16-be").join([b"\xfe\xff", b""]), "UTF-16"),
     "deep-parentheses.py": (b"MASTER_PORT_RANGE_LOW = " + b"(" * DEEP + b"1500" + b")" * DEEP + b"\n", "invalid Python"),
-    "deep-sum.py": (b"MASTER_PORT_RANGE_LOW = 1500\nx = " + b"+".join([b"1"] * 100_000) + b"\n", "invalid Python"),
+    "deep-sum.py": (b"MASTER_PORT_RANGE_LOW = 1500\nport = " + b"+".join([b"1"] * 100_000) + b"\n", "invalid Python"),
+    "conflict-markers.py": (
+        b"def serve():\n    pass\n<<<<<<< HEAD\nx = 1\n=======\nx = 2\n>>>>>>> other\nMASTER_PORT_RANGE_LOW = 1500\n",
+        "invalid Python",
+    ),
     "deep-command-substitution.sh": (
         b"MASTER_PORT_RANGE_LOW=1500\necho " + b"$(" * DEEP + b")" * DEEP + b"\n", "nested too deep"
     ),
@@ -289,6 +293,18 @@ def test_a_generated_broken_file_is_one_parse_error_and_the_rest_is_checked(
     result = run(repo, capsys, monkeypatch)
     messages = result.parse_errors(name)
     assert len(messages) == 1 and reason in messages[0], result.problems
+    assert GOOD_PROBLEM in result.positions()
+
+
+def test_a_syntax_error_in_a_statement_that_holds_no_port_is_not_parsed_so_not_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the statements that can hold a site are parsed (portlint/extract/python_outline.py):
+    an error elsewhere is no more portlint's to report than one in a file without a port."""
+    repo = make_repo(tmp_path)
+    (repo / "half.py").write_bytes(b"MASTER_PORT_RANGE_LOW = 1500\n\n\ndef helper():\n    return = 1\n")
+    result = run(repo, capsys, monkeypatch)
+    assert result.positions("half.py") == [("half.py", 1, 25, "PL301")]
     assert GOOD_PROBLEM in result.positions()
 
 

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from portlint import analysis
 from portlint.analysis.tree import Visitor, dotted
-from portlint.extract import Extraction, Suppression, prose, python_commands, suppression_in
+from portlint.extract import Extraction, Suppression, prose, python_commands, python_outline, suppression_in
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
 from portlint.source import Source
@@ -50,10 +50,49 @@ _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
+    hot = _hot_lines(source, names)
+    tools = mentions_tool("python", source.data)
+    command_hot = python_commands.hot_lines(source.data) if tools else None
+    parsed = _parse(source, hot, command_hot)
+    if isinstance(parsed, Extraction):
+        return parsed
+    tree, only_hot = parsed
+    finder = _SiteFinder(source, names, hot, blocks_hot=only_hot)
+    finder.visit(tree)
+    suppressions, doc_sites = _comments(source, names)
+    commands: tuple[Command, ...] = ()
+    if tools:
+        commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column), command_hot)
+    return Extraction(
+        (*finder.passed_on(), *doc_sites), suppressions, commands=commands, sockets=_socket_findings(source.data, tree),
+    )
+
+
+def _parse(source: Source, hot: list[int], command_hot: list[int] | None) -> tuple[ast.Module, bool] | Extraction:
+    """The module's tree and whether it holds only hot statements, or the parse error.
+
+    Where only the site finder reads the tree, only its hot statements are parsed
+    (python_outline): every statement with a body in the tree is one it would visit. Where the command reader reads it too, only cold
+    functions are left out: it reads the string constants of every other statement.
+    The code analyses read whole modules.
+    """
+    data = source.data
+    if not analysis.worth_reading(data):
+        if command_hot is None:
+            sparse = python_outline.sparse(data, hot, source.line_starts)
+        else:
+            sparse = python_outline.sparse(data, sorted({*hot, *command_hot}), source.line_starts, functions_only=True)
+        if sparse is not None:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return ast.parse(sparse, filename=source.path), command_hot is None
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                pass  # the whole file says what is wrong, or that nothing was
     try:
         with warnings.catch_warnings():  # `"\d"`, `1if x`: the file's business, not portlint's output
             warnings.simplefilter("ignore")
-            tree = ast.parse(source.data, filename=source.path)
+            return ast.parse(data, filename=source.path), False
     except SyntaxError as error:
         return Extraction(
             error=f"invalid Python: {error.msg}",
@@ -61,15 +100,6 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
         return Extraction(error=f"invalid Python: {error}")
-    finder = _SiteFinder(source, names, _hot_lines(source, names))
-    finder.visit(tree)
-    suppressions, doc_sites = _comments(source, names)
-    commands: tuple[Command, ...] = ()
-    if mentions_tool("python", source.data):
-        commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column))
-    return Extraction(
-        (*finder.passed_on(), *doc_sites), suppressions, commands=commands, sockets=_socket_findings(source.data, tree),
-    )
 
 
 def _socket_findings(data: bytes, tree: ast.Module) -> analysis.sockets.Facts | None:
@@ -81,10 +111,13 @@ class _SiteFinder(Visitor):
     """Every site of a module; statements whose lines hold no port token or selector name are
     skipped whole (a site's name, or its last dotted part, is written in its statement)."""
 
-    def __init__(self, source: Source, names: NameFilter, hot: list[int] | None = None) -> None:
+    def __init__(self, source: Source, names: NameFilter, hot: list[int] | None = None, blocks_hot: bool = False) -> None:
         self.source = source
         self.names = names
         self.hot = hot  # sorted line numbers worth a look; None: every line
+        # A tree of only the hot statements (python_outline.sparse): a statement with a body is
+        # there because it is hot, though its end moved up with its cold statements.
+        self.blocks_hot = blocks_hot
         self.scopes: list[str] = []
         self.class_depth: list[bool] = []
         self.sites: list[Site] = []
@@ -102,7 +135,7 @@ class _SiteFinder(Visitor):
                 self.cli_names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     def visit(self, node: ast.AST) -> None:
-        if self.hot is not None and isinstance(node, ast.stmt):
+        if self.hot is not None and isinstance(node, ast.stmt) and not (self.blocks_hot and hasattr(node, "body")):
             first = min((node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))))
             at = bisect.bisect_left(self.hot, first)
             if at == len(self.hot) or self.hot[at] > (node.end_lineno or node.lineno):

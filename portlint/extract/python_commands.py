@@ -51,8 +51,9 @@ class _Piece(NamedTuple):
     span: int = 0
 
 
-def commands(source: Source, tree: ast.AST, offset_of: OffsetOf) -> tuple[Command, ...]:
-    finder = _Finder(source, offset_of, _hot_lines(source.data))
+def commands(source: Source, tree: ast.AST, offset_of: OffsetOf, hot: list[int] | None = None) -> tuple[Command, ...]:
+    """The commands of a module; `hot`: its `hot_lines`, when the caller has them already."""
+    finder = _Finder(source, offset_of, hot_lines(source.data) if hot is None else hot)
     finder.visit(tree)
     return tuple(sorted(finder.found, key=lambda command: (command.line, command.column)))
 
@@ -67,7 +68,7 @@ _HOT_WORDS = (
 )
 
 
-def _hot_lines(data: bytes) -> list[int]:
+def hot_lines(data: bytes) -> list[int]:
     """The lines (1-based, as ast counts them) that hold a word of _HOT_WORDS, in any case."""
     text, starts = searchable(data)
     return sorted(lines_holding(text.lower(), starts, (word.encode() for word in _HOT_WORDS), whole=False))

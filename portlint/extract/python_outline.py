@@ -1,0 +1,259 @@
+"""Only the statements worth parsing: a Python module with its cold statements blanked.
+
+`ast.parse` is most of what reading Python costs, yet a file that mentions a port
+mentions it in a few statements (on the corpus, 7-10% of the bytes of the Python
+files the prefilter keeps). The site finder and the command reader skip every
+statement none of whose lines is hot, so parsing those statements is wasted.
+
+`outline` is a tokenizer of what decides where statements are: strings, comments,
+brackets, line continuations and newlines. It gives every logical line with its
+indentation, and so the statements as Python nests them. `sparse` then returns the
+module with every cold statement blanked to empty lines (a body left empty gets a
+`pass`), so that the lines and columns of what remains are those of the file and
+`ast.parse` of it gives the same nodes for every hot statement.
+
+It is sound or it declines: `sparse` returns None, and the caller parses the whole
+file, wherever this tokenizer could disagree with Python's:
+  - Python 3.10 (its `re` has no possessive quantifiers, which keep the scan linear);
+  - an f-string on Python 3.12 and later (a replacement field may then hold the
+    string's own quote, a comment or a newline);
+  - conflict markers (an unresolved merge, which PL001 reports at its line);
+  - a NUL byte (not Python source); a lone CR or a form feed (Python counts lines and
+    columns differently there),
+    a tab in an indentation;
+  - a string that does not end, a stray backslash, brackets that do not balance, a
+    dedent to a level that was never opened.
+Whatever the blanked text, a caller that gets a SyntaxError from it parses the whole
+file (and so reports what Python reports). An error in a cold statement alone goes
+unreported, as in a file the prefilter skips.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import sys
+from collections.abc import Sequence
+
+# Everything a statement boundary cannot hide in, taken whole: a run of other bytes, a comment,
+# a string (triple-quoted ones may hold newlines), a line continuation.
+_ATOM = (
+    rb"[^'\"#\\\n()\[\]{}]++"
+    rb"|\#[^\r\n]*+"
+    rb"|'''(?:[^'\\]++|\\.|'(?!''))*+'''"
+    rb'|"""(?:[^"\\]++|\\.|"(?!""))*+"""'
+    rb"|'(?:[^'\\\n]++|\\.)*+'"
+    rb'|"(?:[^"\\\n]++|\\.)*+"'
+    rb"|\\\r?\n"
+)
+
+
+def _brackets(levels: int) -> bytes:
+    """Balanced brackets nested up to `levels` deep, newlines inside them included: one match
+    for a whole call, however many lines it takes. Deeper ones are counted one by one."""
+    inner = b""
+    for _ in range(levels):
+        body = rb"(?:" + _ATOM + rb"|\n" + (rb"|" + inner if inner else b"") + rb")*+"
+        inner = rb"\(" + body + rb"\)|\[" + body + rb"\]|\{" + body + rb"\}"
+    return inner
+
+
+# One match per event that can end or start a logical line: everything up to a newline (with the
+# blank and comment-only lines after it and the next line's indentation), an opening or closing
+# bracket not closed within 3 levels, or what this tokenizer does not take (an unterminated
+# string, a stray backslash). Never backtracks: every alternative is possessive.
+_EVENT = (
+    rb"(?s)(?:" + _ATOM + rb"|" + _brackets(3) + rb")*+"
+    rb"(?:(\n(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+))|([(\[{])|([)\]}])|(['\"\\]))"
+)
+_LEADING = rb"(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+)"
+_CLAUSES = (b"else", b"elif", b"except", b"finally")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_FUNCTION = re.compile(rb"(?:async[ \t]+)?def[ \t(\\]")
+_FSTRING = re.compile(rb"(?<![A-Za-z0-9_])(?:[fF][rR]?|[rR][fF])['\"]")
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?:[ \t\r\n]|$)", re.MULTILINE)
+
+if sys.version_info >= (3, 11):
+    _EVENTS: re.Pattern[bytes] | None = re.compile(_EVENT)
+    _LEAD: re.Pattern[bytes] | None = re.compile(_LEADING)
+else:  # pragma: no cover - no possessive quantifiers before 3.11
+    _EVENTS = _LEAD = None
+
+
+class Outline:
+    """The logical lines of a module: where each starts (its first byte after the indentation),
+    how far it is indented, and where it ends (the offset of its newline, or the end)."""
+
+    def __init__(self, starts: list[int], indents: list[int], ends: list[int]) -> None:
+        self.starts = starts
+        self.indents = indents
+        self.ends = ends
+
+
+def outline(data: bytes) -> Outline | None:
+    """The module's logical lines, or None where this tokenizer cannot be sure of them."""
+    if _EVENTS is None or _LEAD is None or b"\0" in data or b"\x0c" in data or (b"\r" in data and _LONE_CR.search(data)):
+        return None
+    if sys.version_info >= (3, 12) and _FSTRING.search(data):
+        return None
+    if (b"<<<<<<<" in data or b">>>>>>>" in data) and _CONFLICT.search(data):
+        return None  # a merge left unresolved: Python's error, at its line, is the finding
+    first = _LEAD.match(data)
+    assert first is not None  # every part of the pattern may be empty
+    starts, indents, ends = [first.end()], [first.end(1) - first.start(1)], []
+    depth = 0
+    for event in _EVENTS.finditer(data, first.end()):
+        kind = event.lastindex
+        if kind == 1:  # a newline, then the next content line's indentation (group 2)
+            if depth == 0:
+                ends.append(event.start(1))
+                starts.append(event.end())
+                indents.append(event.end(2) - event.start(2))
+        elif kind == 3:
+            depth += 1
+        elif kind == 4:
+            depth -= 1
+            if depth < 0:
+                return None
+        else:  # 5: an unterminated string or a stray backslash
+            return None
+    if depth:
+        return None
+    ends.append(len(data))
+    if starts[-1] >= len(data) or data.startswith(b"#", starts[-1]):  # only blank or comment lines after the last
+        del starts[-1], indents[-1], ends[-1]
+    if b"\t" in data and any(b"\t" in data[start - indent:start] for start, indent in zip(starts, indents) if indent):
+        return None
+    return Outline(starts, indents, ends)
+
+
+def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], functions_only: bool = False) -> bytes | None:
+    """The module with every statement that holds no hot line blanked, or None (parse it whole).
+
+    `hot_lines` are sorted 1-based line numbers; `line_starts` the offset of each line. A
+    statement holds a line when the line lies from its first decorator to its last line
+    (comment lines inside it included, as a node's line span includes them).
+    `functions_only`: blank only cold function definitions outside functions (what the
+    command reader drops unread); every other statement stays.
+    """
+    lines = outline(data)
+    if lines is None:
+        return None
+    hot = [line_starts[line - 1] for line in hot_lines if 0 < line <= len(line_starts)]
+    blanks: list[tuple[int, int, int]] = []  # (from, to, indentation of the `pass` it needs, or -1)
+    try:
+        _Blanker(data, lines, hot, functions_only, blanks).block(0, len(lines.starts), 0, in_function=False)
+    except _Unsure:
+        return None
+    if not blanks:
+        return data
+    blanks.sort()
+    pieces = []
+    at = 0
+    for start, end, indent in blanks:
+        pieces.append(data[at:start])
+        if indent >= 0:
+            pieces.append(b" " * indent + b"pass")
+        pieces.append(b"\n" * data.count(b"\n", start, end))
+        at = end
+    pieces.append(data[at:])
+    return b"".join(pieces)
+
+
+class _Blanker:
+    def __init__(self, data: bytes, lines: Outline, hot: list[int], functions_only: bool, blanks: list[tuple[int, int, int]]) -> None:
+        self.data = data
+        self.starts = lines.starts
+        self.indents = lines.indents
+        self.ends = lines.ends
+        self.hot = hot
+        self.functions_only = functions_only
+        self.blanks = blanks
+
+    def block(self, first: int, stop: int, indent: int, in_function: bool) -> None:
+        """The statements of logical lines first..stop-1, all at `indent` (a body, or the module)."""
+        statements = []
+        i = first
+        while i < stop:
+            if self.indents[i] != indent:
+                raise _Unsure  # a dedent to a level never opened, or an indented line after a simple one
+            start = i
+            while i < stop and self.data.startswith(b"@", self.starts[i]):
+                i += 1  # decorators, then what they decorate
+            parts = []  # (header line, end of its body) of the statement and each of its clauses
+            while i < stop:
+                header = i
+                i += 1
+                while i < stop and self.indents[i] > indent:
+                    i += 1
+                parts.append((header, i))
+                if i >= stop or self.indents[i] != indent or not self._is_clause(i):
+                    break
+            statements.append((start, parts))
+        if not statements:
+            return
+        cold = [self._blankable(parts[0][0], in_function) and not self._holds_hot(start, parts[-1][1] - 1)
+                for start, parts in statements]
+        if first and self._is_match(first - 1):
+            cold = [False] * len(cold)  # `case` clauses are no statements: the parser reads every pattern
+        if self.functions_only:
+            cold[-1] = False  # a block's last statement stays: every statement kept keeps its end line
+        if all(cold):  # nothing left: a body keeps its header valid with a `pass`
+            self._blank(first, stop - 1, indent if first > 0 else -1)
+            return
+        for (start, parts), blank in zip(statements, cold):
+            if blank:
+                self._blank(start, parts[-1][1] - 1, -1)
+                continue
+            if not self.functions_only:
+                parts = self._without_cold_elifs(parts)
+            function = in_function or self._is_function(parts[0][0])
+            for header, end in parts:
+                if end > header + 1:
+                    self.block(header + 1, end, self.indents[header + 1], function)
+
+    def _without_cold_elifs(self, parts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """An `elif` is an `if` of its own (with the clauses after it): blanked when it is cold."""
+        for k in range(1, len(parts)):
+            header = parts[k][0]
+            if self.data.startswith(b"elif", self.starts[header]) and not self._holds_hot(header, parts[-1][1] - 1):
+                self._blank(header, parts[-1][1] - 1, -1)
+                return parts[:k]
+        return parts
+
+    def _blankable(self, header: int, in_function: bool) -> bool:
+        return not self.functions_only or (not in_function and self._is_function(header))
+
+    def _is_function(self, line: int) -> bool:
+        at = self.starts[line]
+        while self.data.startswith(b"@", at) and line + 1 < len(self.starts):
+            line += 1
+            at = self.starts[line]
+        return _FUNCTION.match(self.data, at) is not None
+
+    def _is_match(self, header: int) -> bool:
+        at = self.starts[header]
+        return self.data.startswith(b"match", at) and self.data[at + 5:at + 6] in (b" ", b"\t", b"(", b"[", b"{", b"\\")
+
+    def _is_clause(self, line: int) -> bool:
+        at = self.starts[line]
+        for word in _CLAUSES:
+            if self.data.startswith(word, at):
+                after = self.data[at + len(word):at + len(word) + 1]
+                return not after or after[0] not in _WORD
+        return False
+
+    def _holds_hot(self, first: int, last: int) -> bool:
+        """A hot line from the start of the first logical line's first line to the end of the last."""
+        start = self.starts[first] - self.indents[first]
+        at = bisect.bisect_left(self.hot, start)
+        return at < len(self.hot) and self.hot[at] <= self.ends[last]
+
+    def _blank(self, first: int, last: int, indent: int) -> None:
+        start = self.starts[first] - self.indents[first]
+        end = self.ends[last]
+        self.blanks.append((start, end, indent))
+
+
+class _Unsure(Exception):
+    """The logical lines do not nest as Python's blocks do."""

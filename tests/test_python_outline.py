@@ -1,0 +1,210 @@
+"""python_outline: only the hot statements of a module are parsed, and they parse as in the file.
+
+The property every caller relies on: for any hot lines, the statements of the blanked
+module that the site finder visits are those it visits in the whole module, at the same
+lines and columns, with the same expressions in them (and, for the command reader, every
+statement but a cold function, with its end unchanged).
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import itertools
+import sys
+
+import pytest
+
+from portlint.extract import python_outline
+from portlint.source import Source
+
+pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="python_outline declines before 3.11")
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def sparse(text: str, hot: list[int], functions_only: bool = False) -> bytes | None:
+    data = text.encode()
+    return python_outline.sparse(data, hot, Source("m.py", data).line_starts, functions_only)
+
+
+def _holds(statement: ast.stmt, hot: list[int]) -> bool:
+    first = min((statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))))
+    at = bisect.bisect_left(hot, first)
+    return at < len(hot) and hot[at] <= (statement.end_lineno or statement.lineno)
+
+
+def visited(tree: ast.AST, keep, ends: bool) -> list[tuple[object, ...]]:
+    """Every node under the statements `keep(statement, in_function)` admits, with its position."""
+    out: list[tuple[object, ...]] = []
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        for _, value in ast.iter_fields(node):
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, ast.stmt):
+                    if isinstance(item, ast.Pass) or not keep(item, in_function):
+                        continue
+                    end = (item.end_lineno, item.end_col_offset) if ends else ()
+                    out.append((type(item).__name__, item.lineno, item.col_offset, *end))
+                    walk(item, in_function or isinstance(item, FUNCTIONS))
+                elif isinstance(item, ast.AST):
+                    moved = isinstance(item, ast.excepthandler) and not ends  # its end is its body's
+                    where = [getattr(item, k, None) for k in ("lineno", "col_offset", "end_lineno", "end_col_offset")]
+                    value = repr(item.value) if isinstance(item, ast.Constant) else ""
+                    out.append((type(item).__name__, *where[:2 if moved else 4], value))
+                    walk(item, in_function)
+                elif item is not None:
+                    out.append((repr(item),))
+
+    walk(tree, False)
+    return out
+
+
+def assert_same_hot_statements(text: str, hot: list[int]) -> None:
+    whole = ast.parse(text)
+    blanked = sparse(text, hot)
+    assert blanked is not None
+    assert blanked.count(b"\n") == text.count("\n")
+    # the site finder's view: a statement with a body is in the blanked tree because it is hot
+    assert visited(ast.parse(blanked), lambda s, f: hasattr(s, "body") or _holds(s, hot), ends=False) == visited(
+        whole, lambda s, f: _holds(s, hot), ends=False
+    )
+    blanked = sparse(text, hot, functions_only=True)
+    assert blanked is not None
+    kept = visited(ast.parse(blanked), lambda s, f: True, ends=True)
+
+    def stays(statement: ast.stmt, in_function: bool) -> bool:
+        return in_function or not isinstance(statement, FUNCTIONS) or _holds(statement, hot) or _last(whole, statement)
+
+    assert kept == visited(whole, stays, ends=True)
+
+
+def _last(tree: ast.AST, statement: ast.stmt) -> bool:
+    """The last statement of its block (python_outline keeps it, so every end stays where it was)."""
+    for node in ast.walk(tree):
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list) and value and value[-1] is statement:
+                return True
+    return False
+
+
+SHAPES = {
+    "strings that look like code": '''"""
+port = 8000
+""" + """
+x = 1
+"""
+def f(port=1):
+    s = \'\'\'
+def g():
+    port = 2
+\'\'\'
+    return s
+y = "# port 3"  # a comment with 'quotes"
+''',
+    "brackets at column 0": """x = dict(
+port=8000,
+host=1,
+)
+def f():
+    return [
+1,
+2]
+z = 3
+""",
+    "decorators, clauses, one-liners": """import click
+@click.option("--port", default=8000)
+@click.command()
+def main(port): ...
+class A:
+    def a(self): return 1
+    def b(self, port=9): pass
+    x = 1; port = 2
+if a:
+    pass
+elif port:
+    b = 1
+elif c:
+    d = 2
+else:
+    e = 3
+try:
+    f = 1
+except ValueError:
+    port = 2
+else:
+    g = 1
+finally:
+    h = 1
+for i in x:
+    j = 1
+else:
+    k = 2
+""",
+    "match and continuation lines": """match port:
+    case 1:
+        a = 1
+    case [x, y] if x > 2:
+        b = 2
+    case _:
+        c = 3
+total = 1 + \\
+    2 + port
+async def serve(port=1):
+    async with x as y:
+        await y
+    while True:
+        break
+""",
+    "comments and blank lines inside bodies": """def f():
+    # port 8000 in a comment
+
+    x = 1
+    # trailing comment, port
+class B:
+
+    # only a comment
+    y = 2  # port
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_every_choice_of_one_or_two_hot_lines_parses_the_hot_statements_as_the_file_does(name: str) -> None:
+    text = SHAPES[name]
+    lines = range(1, text.count("\n") + 1)
+    for hot in [[], *([line] for line in lines), *(list(pair) for pair in itertools.combinations(lines, 2))]:
+        assert_same_hot_statements(text, hot)
+
+
+def test_cold_statements_become_empty_lines_and_an_empty_body_a_pass() -> None:
+    text = "import os\n\n\nclass A:\n    x = 1\n    def f(self, port=1):\n        y = 2\n        z = (\n            3)\n"
+    assert sparse(text, [6]) == b"\n\n\nclass A:\n\n    def f(self, port=1):\n        pass\n\n\n"
+
+
+def test_the_command_reader_keeps_all_but_cold_functions_and_every_last_statement() -> None:
+    text = "CMD = 'vllm serve'\ndef a():\n    return 1\ndef cmd():\n    return CMD\ndef b():\n    return 2\n"
+    assert sparse(text, [4], functions_only=True) == b"CMD = 'vllm serve'\n\n\ndef cmd():\n    return CMD\ndef b():\n    return 2\n"
+
+
+def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:
+    data = b"a = 1\r\nport = 2\r\nb = (\r\n 3)\r\n"
+    assert python_outline.sparse(data, [2], Source("m.py", data).line_starts) == b"\nport = 2\r\n\n\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "s = 'never closed\nport = 1\n",  # an unterminated string
+        "x = (1,\nport = 2\n",  # a bracket never closed
+        "x = 1)\nport = 2\n",  # a bracket never opened
+        "if x:\n\ty = 1\nport = 2\n",  # a tab in an indentation
+        "a = 1\rport = 2\n",  # a lone CR ends a line for Python, not for Source
+        "a = 1\x0c\nport = 2\n",  # a form feed
+        "a = 1\x00\nport = 2\n",  # a NUL byte
+        "<<<<<<< HEAD\nport = 1\n=======\nport = 2\n>>>>>>> b\n",  # an unresolved merge
+        "x = \\ 1\nport = 2\n",  # a stray backslash
+        "def f():\n        a = 1\n    b = 2\nport = 1\n",  # a dedent to a level never opened
+    ],
+)
+def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> None:
+    assert sparse(text, [2]) is None
