@@ -59,10 +59,11 @@ def _brackets(levels: int) -> bytes:
 
 # One match per event that can end or start a logical line: everything up to a newline (with the
 # blank and comment-only lines after it and the next line's indentation), an opening or closing
-# bracket not closed within 3 levels, or what this tokenizer does not take (an unterminated
-# string, a stray backslash). Never backtracks: every alternative is possessive.
+# bracket that holds another, or what this tokenizer does not take (an unterminated string, a
+# stray backslash). Never backtracks: every alternative is possessive. (One level of brackets
+# taken whole scans AReaL's Python as fast as three, and compiles in 4 ms instead of 15.)
 _EVENT = (
-    rb"(?s)(?:" + _ATOM + rb"|" + _brackets(3) + rb")*+"
+    rb"(?s)(?:" + _ATOM + rb"|" + _brackets(1) + rb")*+"
     rb"(?:(\n(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+))|([(\[{])|([)\]}])|(['\"\\]))"
 )
 _LEADING = rb"(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+)"
