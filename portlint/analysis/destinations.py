@@ -88,6 +88,7 @@ class _Walk:
         self.modules: dict[str, _Module | None] = {}
         self.seen: set[tuple[str, int, str]] = set()
         self.searched: dict[tuple[bytes, str], bool] = {}
+        self.reads: dict[int, dict[str, list[ast.Name]]] = {}  # id of a scope -> its name reads, in walk order
 
     def module(self, path: str) -> _Module | None:
         if path not in self.modules:
@@ -105,9 +106,19 @@ class _Walk:
         if key in self.seen:
             return
         self.seen.add(key)
-        for node in ast.walk(scope):
-            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-                yield from self.up(module, node, depth, returns)
+        for node in self.reads_of(scope).get(name, ()):
+            yield from self.up(module, node, depth, returns)
+
+    def reads_of(self, scope: ast.AST) -> dict[str, list[ast.Name]]:
+        """The names read under a scope, each with its reads: one walk per scope, however many
+        names are followed in it (a module's own names, a long function's)."""
+        reads = self.reads.get(id(scope))
+        if reads is None:
+            reads = self.reads[id(scope)] = {}
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    reads.setdefault(node.id, []).append(node)
+        return reads
 
     def attribute(self, module: _Module, function: ast.AST, attr: str, depth: int) -> Iterator[str]:
         """Every read of `self.attr` in the class of `function` (none: nothing here uses it)."""
