@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import mmap
+import os
 import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -372,8 +373,17 @@ class Engine:
             self._skipped(state.path, state.extraction.note)
 
     def _read(self, full: Path, path: str) -> bytes | None:
-        """The file's bytes; None when it is skipped (a note) or cannot be checked (a PL001)."""
-        if full.is_symlink():
+        """The file's bytes; None when it is skipped (a note) or cannot be checked (a PL001).
+        (os calls on the path's text: a Path method per step cost as much as the reading.)"""
+        name = str(full)
+        try:
+            status = os.lstat(name)
+        except FileNotFoundError:
+            return None  # listed by git but deleted in the work tree
+        except OSError as error:
+            self._unreadable(path, f"cannot read: {error.strerror or error}")
+            return None
+        if stat.S_ISLNK(status.st_mode):
             try:
                 target = full.resolve(strict=True)
             except FileNotFoundError:
@@ -385,7 +395,8 @@ class Engine:
                 self._skipped(path, "a symlink leading outside the repository")
                 return None
         try:
-            status = full.stat()
+            if stat.S_ISLNK(status.st_mode):
+                status = os.stat(name)
             if stat.S_ISDIR(status.st_mode):
                 self._skipped(path, "a directory")
                 return None
@@ -397,7 +408,8 @@ class Engine:
                     return None
                 self._unreadable(path, f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
                 return None
-            data = full.read_bytes()
+            with open(name, "rb") as handle:
+                data = handle.read()
         except FileNotFoundError:
             return None  # listed by git but deleted in the work tree
         except OSError as error:

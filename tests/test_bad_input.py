@@ -12,6 +12,7 @@ Small static inputs live in fixtures/bad-input/files/; what cannot be committed
 """
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import shutil
@@ -19,9 +20,11 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from portlint import engine
 from portlint.cli import main
 from portlint.edits import apply
 from portlint.problem import Edit
@@ -375,14 +378,13 @@ def test_an_unreadable_file_is_a_parse_error(
     locked = repo / "locked.yaml"
     locked.write_bytes(b"cluster:\n  master_port_range_high: 2999\n")
     locked.chmod(0)
-    original = Path.read_bytes
 
-    def read_bytes(path: Path) -> bytes:
-        if path.name == "locked.yaml":  # what a non-root user meets; root reads mode 000 anyway
-            raise PermissionError(13, "Permission denied", str(path))
-        return original(path)
+    def refusing_open(name: str, *args: Any, **kwargs: Any) -> Any:
+        if os.path.basename(name) == "locked.yaml":  # what a non-root user meets; root reads mode 000 anyway
+            raise PermissionError(13, "Permission denied", name)
+        return builtins.open(name, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(engine, "open", refusing_open, raising=False)  # the engine reads with the builtin
     result = run(repo, capsys, monkeypatch)
     assert result.parse_errors("locked.yaml") == ["cannot check this file: cannot read: Permission denied"]
     assert GOOD_PROBLEM in result.positions()
