@@ -204,7 +204,9 @@ def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:
         "<<<<<<< HEAD\nport = 1\n=======\nport = 2\n>>>>>>> b\n",  # an unresolved merge
         "x = \\ 1\nport = 2\n",  # a stray backslash
         "def f():\n        a = 1\n    b = 2\nport = 1\n",  # a dedent to a level never opened
+        "if x:\n    port = 2\n    @decorator\n",  # a decorator that decorates nothing
     ],
 )
 def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> None:
     assert sparse(text, [2]) is None
+

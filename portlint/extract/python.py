@@ -53,7 +53,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     hot = _hot_lines(source, names)
     tools = mentions_tool("python", source.data)
     command_hot = python_commands.hot_lines(source.data) if tools else None
-    parsed = _parse(source, hot, command_hot)
+    analysed = analysis.worth_reading(source.data)
+    parsed = _parse(source, hot, command_hot, whole=analysed)
     if isinstance(parsed, Extraction):
         return parsed
     tree, only_hot = parsed
@@ -64,20 +65,22 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     if tools:
         commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column), command_hot)
     return Extraction(
-        (*finder.passed_on(), *doc_sites), suppressions, commands=commands, sockets=_socket_findings(source.data, tree),
+        (*finder.passed_on(), *doc_sites), suppressions, commands=commands,
+        sockets=analysis.facts(source.data, tree) if analysed else None,  # from this tree: never parsed again
     )
 
 
-def _parse(source: Source, hot: list[int], command_hot: list[int] | None) -> tuple[ast.Module, bool] | Extraction:
+def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole: bool) -> tuple[ast.Module, bool] | Extraction:
     """The module's tree and whether it holds only hot statements, or the parse error.
 
     Where only the site finder reads the tree, only its hot statements are parsed
-    (python_outline): every statement with a body in the tree is one it would visit. Where the command reader reads it too, only cold
-    functions are left out: it reads the string constants of every other statement.
-    The code analyses read whole modules.
+    (python_outline): every statement with a body in the tree is one it would visit.
+    Where the command reader reads it too, only cold functions are left out: it reads
+    the string constants of every other statement. The code analyses (`whole`) read
+    whole modules.
     """
     data = source.data
-    if not analysis.worth_reading(data):
+    if not whole:
         if command_hot is None:
             sparse = python_outline.sparse(data, hot, source.line_starts)
         else:
@@ -100,11 +103,6 @@ def _parse(source: Source, hot: list[int], command_hot: list[int] | None) -> tup
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
         return Extraction(error=f"invalid Python: {error}")
-
-
-def _socket_findings(data: bytes, tree: ast.Module) -> analysis.sockets.Facts | None:
-    """PL601/PL602/PL604's findings, from the tree just built: the code analyses never parse again."""
-    return analysis.facts(data, tree) if analysis.worth_reading(data) else None
 
 
 class _SiteFinder(Visitor):

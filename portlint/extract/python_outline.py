@@ -128,6 +128,15 @@ def outline(data: bytes) -> Outline | None:
     return Outline(starts, indents, ends)
 
 
+def _clause(data: bytes, at: int) -> bool:
+    """`else`, `elif`, `except` or `finally` starts here: the statement before goes on."""
+    for word in _CLAUSES:
+        if data.startswith(word, at):
+            after = data[at + len(word):at + len(word) + 1]
+            return not after or after[0] not in _WORD
+    return False
+
+
 def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], functions_only: bool = False) -> bytes | None:
     """The module with every statement that holds no hot line blanked, or None (parse it whole).
 
@@ -137,10 +146,10 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], fu
     `functions_only`: blank only cold function definitions outside functions (what the
     command reader drops unread); every other statement stays.
     """
+    hot = [line_starts[line - 1] for line in hot_lines if 0 < line <= len(line_starts)]
     lines = outline(data)
     if lines is None:
         return None
-    hot = [line_starts[line - 1] for line in hot_lines if 0 < line <= len(line_starts)]
     blanks: list[tuple[int, int, int]] = []  # (from, to, indentation of the `pass` it needs, or -1)
     try:
         _Blanker(data, lines, hot, functions_only, blanks).block(0, len(lines.starts), 0, in_function=False)
@@ -190,6 +199,8 @@ class _Blanker:
                 parts.append((header, i))
                 if i >= stop or self.indents[i] != indent or not self._is_clause(i):
                     break
+            if not parts:
+                raise _Unsure  # decorators that decorate nothing
             statements.append((start, parts))
         if not statements:
             return
@@ -237,12 +248,7 @@ class _Blanker:
         return self.data.startswith(b"match", at) and self.data[at + 5:at + 6] in (b" ", b"\t", b"(", b"[", b"{", b"\\")
 
     def _is_clause(self, line: int) -> bool:
-        at = self.starts[line]
-        for word in _CLAUSES:
-            if self.data.startswith(word, at):
-                after = self.data[at + len(word):at + len(word) + 1]
-                return not after or after[0] not in _WORD
-        return False
+        return _clause(self.data, self.starts[line])
 
     def _holds_hot(self, first: int, last: int) -> bool:
         """A hot line from the start of the first logical line's first line to the end of the last."""
