@@ -257,18 +257,21 @@ def _render(  # noqa: PLR0913
     problems: list[Problem], context: Context, output_format: str, statistics: bool = False,
     show_fixes: bool = False, out: TextIO | None = None,
 ) -> None:
-    """The problems (of `check` or of `host`) in the chosen format, or their counts."""
-    from portlint.report import github, sarif, text
-    from portlint.report import json as json_report
-    from portlint.report import statistics as counts
+    """The problems (of `check` or of `host`) in the chosen format, or their counts (only the
+    reporter asked for is imported)."""
+    import importlib
 
     if statistics:
+        from portlint.report import statistics as counts
+
         render = counts.render_json if output_format == "json" else counts.render
         click.echo(render(problems, context), nl=False, file=out)
     elif output_format == "text":
+        from portlint.report import text
+
         click.echo(text.render(problems, context, show_fixes), nl=False, color=context.color, file=out)
     else:
-        reporter = {"json": json_report, "sarif": sarif, "github": github}[output_format]
+        reporter = importlib.import_module(f"portlint.report.{output_format}")  # json, sarif, github
         click.echo(reporter.render(problems, context), nl=False, file=out)
 
 

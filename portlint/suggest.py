@@ -1,12 +1,14 @@
 """What a mistyped word was probably meant to be: one wording for every "did you mean" portlint prints."""
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
 def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The choice most like `word`, if one is close enough."""
+    """The choice most like `word`, if one is close enough (difflib is imported only for a word
+    that needs a suggestion: every run imports this module, few suggest anything)."""
+    import difflib
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return close[0] if close else None
 

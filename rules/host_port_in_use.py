@@ -15,10 +15,13 @@ Fix: none automatic: stop what listens there, or move the band.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from portlint.host.procfs import Kernel
-from portlint.host.targets import Target
 from portlint.problem import Problem
+
+if TYPE_CHECKING:  # `portlint host` imports these; a check needs no more than the rule's name
+    from portlint.host.procfs import Kernel
+    from portlint.host.targets import Target
 
 CODE = "H201"
 NAME = "port-in-use"

@@ -17,11 +17,14 @@ Fix: none automatic: reserve the whole band on the node
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from portlint.host.procfs import Kernel
-from portlint.host.targets import Target, ephemeral_part, unreserved, where_ephemeral
 from portlint.model import span
 from portlint.problem import Problem
+
+if TYPE_CHECKING:  # `portlint host` imports these; a check needs no more than the rule's name
+    from portlint.host.procfs import Kernel
+    from portlint.host.targets import Target
 
 CODE = "H102"
 NAME = "reserved-gap"
@@ -29,6 +32,8 @@ _SHOWN = 3  # unreserved runs named; the rest are an ellipsis
 
 
 def check(targets: list[Target], kernel: Kernel) -> Iterator[Problem]:
+    from portlint.host.targets import ephemeral_part, unreserved, where_ephemeral
+
     for target in targets:
         part = ephemeral_part(target, kernel.ephemeral)
         if part is None:
