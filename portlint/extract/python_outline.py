@@ -18,11 +18,11 @@ file, wherever this tokenizer could disagree with Python's:
   - an f-string on Python 3.12 and later (a replacement field may then hold the
     string's own quote, a comment or a newline);
   - conflict markers (an unresolved merge, which PL001 reports at its line);
-  - a NUL byte (not Python source); a lone CR or a form feed (Python counts lines and
-    columns differently there),
-    a tab in an indentation;
+  - a NUL byte (not Python source);
+  - a lone CR, a form feed or a tab in an indentation (Python counts lines and
+    columns differently there);
   - a string that does not end, a stray backslash, brackets that do not balance, a
-    dedent to a level that was never opened.
+    dedent to a level that was never opened, decorators that decorate nothing.
 Whatever the blanked text, a caller that gets a SyntaxError from it parses the whole
 file (and so reports what Python reports). An error in a cold statement alone goes
 unreported, as in a file the prefilter skips.
