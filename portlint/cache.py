@@ -55,7 +55,9 @@ _SOURCE_HASH: str | None = None
 
 
 def _source_hash() -> str:
-    """A hash of portlint's own .py/.json/.yaml files: editing portlint invalidates its cache."""
+    """A fingerprint of portlint's own .py/.json/.yaml files (each one's path, size and
+    modification time): editing or reinstalling portlint invalidates its cache. By stat, not
+    by bytes: reading the ~100 files cost ~4 ms of every run, a warm one's too."""
     global _SOURCE_HASH
     if _SOURCE_HASH is None:
         h = hashlib.blake2b(digest_size=16)
@@ -67,9 +69,8 @@ def _source_hash() -> str:
                     for name in sorted(files):
                         if name.endswith((".py", ".json", ".yaml")):
                             path = os.path.join(top, name)
-                            h.update(os.path.relpath(path, directory).encode() + b"\0")
-                            with open(path, "rb") as handle:
-                                h.update(handle.read())
+                            status = os.stat(path)
+                            h.update(f"{os.path.relpath(path, directory)}\0{status.st_size}\0{status.st_mtime_ns}\0".encode())
         _SOURCE_HASH = h.hexdigest()
     return _SOURCE_HASH
 

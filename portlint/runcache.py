@@ -7,7 +7,7 @@ parser is imported, the command's inputs are gathered into one key:
   portlint or its output read (`_ENVIRONMENT`), whether stdout and stderr are
   terminals and their encodings, the Python version and every installed
   distribution's name and version;
-* portlint itself: its version and a hash of its source files (cache.salt's);
+* portlint itself: its version and a fingerprint of its source files (cache.salt's: path, size, mtime);
 * where the run starts: for every folder from the start up to the git work tree,
   which config names are files there (with their bytes) and whether `.git` is;
   the `--config` file's bytes; the kernel's ephemeral range (`ephemeral_floor: auto`);
