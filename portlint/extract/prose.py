@@ -32,6 +32,7 @@ _RANGES = (
     ("single", re.compile(rf"(?<![\w.=:/'\"-]){_NUMBER}(?![\w.+]|\s*(?:-|–|—|\.\.)\s*\d|-\w)")),
 )
 _DIGIT = re.compile(rb"[0-9]")
+_PORT_WORD = re.compile(rb"(?i)port")  # in every port-like name (naming.is_port_name: the word "port")
 _NEAR_WORDS = 3
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)")
 _WORD = re.compile(r"[^\W\d_][\w-]*")
@@ -47,6 +48,8 @@ def statements(
     """
     if _DIGIT.search(source.data, start, end) is None:
         return
+    if not names.selector_names and _PORT_WORD.search(source.data, start, end) is None:
+        return  # without selectors only a port-like name is wanted, and none is written here
     text = source.data[start:end].decode("utf-8", "replace")
     mentioned = list(_mentioned(text, names))
     if not mentioned:
