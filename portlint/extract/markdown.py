@@ -52,6 +52,7 @@ _INLINE_MARK = re.compile(rb"[\\`<]")
 
 _BACKSLASH, _BACKTICK, _PIPE, _GT, _TAB = (ord(c) for c in "\\`|>\t")
 _BLANK_OR_QUOTE = b" \t>"
+_BLANKS = re.compile(rb"[ \t]*")
 _CODE_SPAN, _HTML_COMMENT = "code", "comment"
 _UNLIMITED = 1 << 30
 
@@ -115,11 +116,14 @@ def _unquote(data: bytes, pos: int, end: int, limit: int) -> tuple[int, int]:
 
 def _indent(data: bytes, pos: int, end: int) -> tuple[int, int]:
     """(indentation width with tab stops of 4, offset of the first non-blank byte)."""
+    blank = _BLANKS.match(data, pos, end)
+    stop = blank.end() if blank is not None else pos
+    if data.find(b"\t", pos, stop) == -1:
+        return stop - pos, stop  # spaces only: one byte, one column
     width = 0
-    while pos < end and data[pos] in b" \t":
-        width = width + 4 - width % 4 if data[pos] == _TAB else width + 1
-        pos += 1
-    return width, pos
+    for at in range(pos, stop):
+        width = width + 4 - width % 4 if data[at] == _TAB else width + 1
+    return width, stop
 
 
 def _run_length(data: bytes, pos: int, end: int, char: int) -> int:
