@@ -135,17 +135,22 @@ def _workers(size: int) -> int:
     return min(cores, 8)
 
 
-# What the per-file stage imports on first use: imported before a pool forks, or each worker
-# imports it all again (on AReaL 59 modules, ~0.1 s of CPU per worker). Only a cost, never a
-# result, if it falls behind: tests/test_engine_stages.py keeps it complete.
-PER_FILE_MODULES = (
-    "portlint.extract.yaml", "portlint.extract.yaml_commands", "portlint.extract.python",
-    "portlint.extract.python_commands", "portlint.extract.python_outline", "portlint.extract.shell", "portlint.extract.markdown",
-    "portlint.extract.prose", "portlint.extract.template",
-    "portlint.analysis.calls", "portlint.analysis.expressions", "portlint.analysis.flow", "portlint.analysis.imports",
-    "portlint.analysis.messages", "portlint.analysis.module", "portlint.analysis.values",
-    "ruamel.yaml", "ruamel.yaml.cyaml",
-)
+# What the per-file stage imports on first use, by the kind of file that needs it ("": every
+# kind): imported before a pool forks, or each worker imports it all again (on AReaL 59
+# modules, ~0.1 s of CPU per worker), and only for the kinds there are (trl's pool has no YAML
+# to read, and ruamel.yaml costs ~20 ms). Only a cost, never a result, if it falls behind:
+# tests/test_engine_stages.py keeps it complete.
+PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
+    "": ("portlint.extract.prose",),
+    "yaml": ("portlint.extract.yaml", "portlint.extract.yaml_commands", "portlint.extract.template",
+             "portlint.extract.shell", "ruamel.yaml", "ruamel.yaml.cyaml"),
+    "python": ("portlint.extract.python", "portlint.extract.python_commands", "portlint.extract.python_outline",
+               "portlint.extract.shell", "portlint.analysis.calls", "portlint.analysis.expressions",
+               "portlint.analysis.flow", "portlint.analysis.imports", "portlint.analysis.messages",
+               "portlint.analysis.module", "portlint.analysis.values"),
+    "shell": ("portlint.extract.shell",),
+    "markdown": ("portlint.extract.markdown",),
+}
 
 
 def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[tuple[Extraction, frozen.Flat | None]]:
@@ -155,8 +160,9 @@ def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, worker
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    for module in PER_FILE_MODULES:  # once here, shared by every worker
-        importlib.import_module(module)
+    for kind in ("", *sorted({job[1] for job in jobs})):  # once here, shared by every worker
+        for module in PER_FILE_MODULES.get(kind, ()):
+            importlib.import_module(module)
     _JOBS, _JOB_NAMES = jobs, names
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
     try:

@@ -89,9 +89,12 @@ def test_small_inputs_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> No
     assert engine._workers(engine.PARALLEL_BYTES) >= 1
 
 
-def test_a_pool_is_forked_after_what_the_per_file_stage_imports() -> None:
-    """Every module extracting the fixtures imports on first use is in engine.PER_FILE_MODULES
-    (imported before the fork, else every worker imports it again)."""
+@pytest.mark.parametrize("kind", sorted(set(engine.PER_FILE_MODULES) - {""}))
+def test_a_pool_is_forked_after_what_the_per_file_stage_imports(kind: str) -> None:
+    """Every module extracting the fixtures of a kind imports on first use is in
+    engine.PER_FILE_MODULES for that kind or for every kind (imported before the fork, else
+    every worker imports it again). One process per kind: another kind's imports would hide
+    a module missing from this one's list."""
     probe = """import sys
 from pathlib import Path
 from portlint import discover, engine
@@ -99,19 +102,19 @@ from portlint.naming import NameFilter
 before = set(sys.modules)
 for number, path in enumerate(sorted(Path(sys.argv[1]).rglob("*"))):
     kind = discover.kind_of(str(path), path.read_bytes()[:128]) if path.is_file() else ""
-    if kind:
+    if kind == sys.argv[2]:
         engine.extract_file(str(path), kind, path.read_bytes(), NameFilter(["MASTER_PORT"]), kind == "yaml" and number % 2 == 0)
 print(" ".join(sorted(set(sys.modules) - before)))
 """
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     # Run outside the repository: from its root, `import portlint` would find the source tree
     # (which has no portlint.rules: rules/ is mapped there by the installation) before the install.
-    done = subprocess.run([sys.executable, "-c", probe, str(fixtures)], cwd=fixtures.parent.parent,
+    done = subprocess.run([sys.executable, "-c", probe, str(fixtures), kind], cwd=fixtures.parent.parent,
                           capture_output=True, text=True, check=True)
     imported = {name for name in done.stdout.split() if name.startswith(("portlint.", "ruamel.yaml"))}
     assert imported, done.stderr
     preloaded = set()
-    for module in engine.PER_FILE_MODULES:
+    for module in (*engine.PER_FILE_MODULES[""], *engine.PER_FILE_MODULES[kind]):
         preloaded |= {name for name in imported if name == module or name.startswith(module + ".")}
     assert imported - preloaded == set()
 
