@@ -297,14 +297,14 @@ class Engine:
             return None
         return cache.Cache(self.config.root, cache.salt(self.names.selector_names))
 
-    def _key(self, kind: str, path: str, data: bytes) -> str:
-        """Everything extract_file reads of the file: its bytes, kind and side of a frozen pair
-        (the path is the entry's name; the name filter is in the cache's salt)."""
-        return f"{cache.digest(data)}:{kind}:{int(path in self.mirrored)}"
+    def _key(self, kind: str, path: str, digest: str) -> str:
+        """Everything extract_file reads of the file: its bytes (their digest), kind and side of
+        a frozen pair (the path is the entry's name; the name filter is in the cache's salt)."""
+        return f"{digest}:{kind}:{int(path in self.mirrored)}"
 
     def _remember(self, state: FileState) -> None:
         assert self.store is not None
-        self.store.put(state.path, self._key(state.kind, state.path, state.data), _result(state))
+        self.store.put(state.path, self._key(state.kind, state.path, cache.digest(state.data)), _result(state))
 
     def scan(self) -> Iterator[tuple[str, FileState]]:
         """Stage read → extract: every listed file worth parsing, extracted."""
@@ -344,7 +344,8 @@ class Engine:
         when there is enough of it to win."""
         inputs = list(inputs)
         store = self.store
-        keys = [self._key(kind, path, data) for path, kind, data in inputs] if store is not None else []
+        # the digests _read took of these very bytes (the warm path's): not hashed a second time
+        keys = [self._key(kind, path, self.digests[path]) for path, kind, _ in inputs] if store is not None else []
         results: list[tuple[Extraction, frozen.Flat | None] | None] = [None] * len(inputs)
         if store is not None:
             for i, (path, _, _) in enumerate(inputs):
