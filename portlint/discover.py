@@ -47,7 +47,6 @@ _KINDS = {
     ".py": "python",
     ".md": "markdown", ".markdown": "markdown",
 }
-KINDS = _KINDS  # suffix -> kind (portlint/runcache.py hashes what a check may read)
 _SHELLS = (b"sh", b"bash", b"dash", b"ksh", b"zsh")
 
 # A word-boundary `port`: `_port`, `-port`, `.port`, `PORT`, camel-case `containerPort`,
@@ -105,6 +104,12 @@ def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
     return Prefilter(tokens, kept, tuple(sorted(keys)))
 
 
+def may_read(path: str) -> bool:
+    """A file a check may read: a suffix an extractor reads, or none (a script, by its shebang)."""
+    suffix = os.path.splitext(path)[1]
+    return not suffix or suffix.lower() in _KINDS
+
+
 def kind_of(path: str, head: bytes = b"") -> str:
     """The extractor for a path: by suffix, else by a shell or Python shebang."""
     kind = _KINDS.get(os.path.splitext(path)[1].lower(), "")
@@ -126,9 +131,9 @@ def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> It
     included = pathspec.GitIgnoreSpec.from_lines(include)
     excluded = pathspec.GitIgnoreSpec.from_lines([*DEFAULT_EXCLUDE, *exclude])
     for path in sorted(_listed(root)):
-        suffix = os.path.splitext(path)[1].lower()
-        if suffix and suffix not in _KINDS:
+        if not may_read(path):
             continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
+        suffix = os.path.splitext(path)[1].lower()
         if excluded.match_file(path):
             continue
         if included.match_file(path):
@@ -242,7 +247,7 @@ def _walk(root: Path) -> Iterator[str]:
         subdirs[:] = kept
         for name in files:
             if not ignored(name, False):
-                walked += 1 if not os.path.splitext(name)[1] or os.path.splitext(name)[1].lower() in _KINDS else 0
+                walked += may_read(name)
                 if walked > MAX_WALKED:
                     raise TooManyFiles(
                         f"{root}: more than {MAX_WALKED} files to check outside a git work tree; "

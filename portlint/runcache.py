@@ -115,7 +115,7 @@ class Warm:
         self.config = config
         self.start = start
         self.listing = listing  # git's, handed to the run
-        self.paths = [p for p in listing if not os.path.splitext(p)[1] or os.path.splitext(p)[1].lower() in discover.KINDS]
+        self.paths = [p for p in listing if discover.may_read(p)]
         self.invocation = self._invocation()
         self.entry = root / ".portlint_cache" / __version__ / f"run-{_hash(self.invocation)[:32]}"
         self.head = self._head()  # everything but the files' bytes
