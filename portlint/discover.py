@@ -146,15 +146,6 @@ def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> It
             yield Candidate(path, kind)
 
 
-def inside(root: Path, path: Path) -> bool:
-    """True when path, symlinks resolved, stays under root."""
-    try:
-        path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
-        return False
-    return True
-
-
 def _head(path: Path) -> bytes:
     try:
         with open(path, "rb") as handle:

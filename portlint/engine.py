@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeGuard
 
-from portlint import analysis, cache, discover, frozen, writer
+from portlint import analysis, cache, discover, frozen, locate, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
@@ -398,7 +398,7 @@ class Engine:
             except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
                 self._unreadable(path, "cannot read: a symlink loop")
                 return None
-            if not discover.inside(self.config.root, target):
+            if not locate.inside(self.config.root, target):
                 self._skipped(path, "a symlink leading outside the repository")
                 return None
         try:

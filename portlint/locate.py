@@ -108,9 +108,10 @@ def split_config_args(values: tuple[str, ...]) -> tuple[Path | None, tuple[str, 
 
 
 def inside(root: Path, path: Path) -> bool:
+    """True when path, symlinks resolved, stays under root."""
     try:
         path.resolve().relative_to(root.resolve())
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
         return False
     return True
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from portlint import discover
+from portlint import discover, locate
 from portlint.naming import NameFilter, is_port_name, range_stem, role_of
 
 
@@ -102,5 +102,5 @@ def test_inside_refuses_symlinks_leaving_the_root(tmp_path: Path) -> None:
     (tmp_path / "secret.yaml").write_text("port: 1\n")
     (root / "out.yaml").symlink_to(tmp_path / "secret.yaml")
     (root / "loop.yaml").symlink_to(root / "loop.yaml")
-    assert not discover.inside(root, root / "out.yaml")
-    assert not discover.inside(root, root / "loop.yaml")
+    assert not locate.inside(root, root / "out.yaml")
+    assert not locate.inside(root, root / "loop.yaml")
