@@ -117,7 +117,7 @@ class Warm:
         self.listing = listing  # git's, handed to the run
         self.paths = [p for p in listing if discover.may_read(p)]
         self.invocation = self._invocation()
-        self.entry = root / ".portlint_cache" / __version__ / f"run-{_hash(self.invocation)[:32]}"
+        self.entry = root / cache.DIRECTORY / __version__ / f"run-{cache.digest(self.invocation.encode())}"
         self.head = self._head()  # everything but the files' bytes
         self.stamps = self._stamps()  # the files by stat: whether hashing them may find a hit
         self.key = ""  # computed before the run only when the stamps are the stored entry's
@@ -379,10 +379,6 @@ def _load(path: Path) -> dict[str, Any] | None:
     except UnicodeEncodeError:
         return None
     return entry
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _probe(path: Path) -> str:
