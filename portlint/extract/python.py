@@ -51,8 +51,7 @@ _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
 def extract(source: Source, names: NameFilter) -> Extraction:
     hot = _hot_lines(source, names)
-    tools = mentions_tool("python", source.data)
-    command_hot = python_commands.hot_lines(source.data) if tools else None
+    command_hot = python_commands.hot_lines(source.data) if mentions_tool("python", source.data) else None
     analysed = analysis.worth_reading(source.data)
     parsed = _parse(source, hot, command_hot, whole=analysed)
     if isinstance(parsed, Extraction):
@@ -62,7 +61,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
     commands: tuple[Command, ...] = ()
-    if tools:
+    if command_hot is not None:  # the file mentions a tool
         commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column), command_hot)
     return Extraction(
         (*finder.passed_on(), *doc_sites), suppressions, commands=commands,

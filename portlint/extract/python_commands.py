@@ -51,9 +51,9 @@ class _Piece(NamedTuple):
     span: int = 0
 
 
-def commands(source: Source, tree: ast.AST, offset_of: OffsetOf, hot: list[int] | None = None) -> tuple[Command, ...]:
-    """The commands of a module; `hot`: its `hot_lines`, when the caller has them already."""
-    finder = _Finder(source, offset_of, hot_lines(source.data) if hot is None else hot)
+def commands(source: Source, tree: ast.AST, offset_of: OffsetOf, hot: list[int]) -> tuple[Command, ...]:
+    """The commands of a module; `hot`: its `hot_lines`."""
+    finder = _Finder(source, offset_of, hot)
     finder.visit(tree)
     return tuple(sorted(finder.found, key=lambda command: (command.line, command.column)))
 
@@ -78,17 +78,17 @@ class _Finder(Visitor):
     """The commands of a module. A statement none of whose lines holds a hot word reads no
     command: it is only followed for the string constants it assigns (`_cold`)."""
 
-    def __init__(self, source: Source, offset_of: OffsetOf, hot: list[int] | None = None) -> None:
+    def __init__(self, source: Source, offset_of: OffsetOf, hot: list[int]) -> None:
         self.source = source
         self.offset_of = offset_of
-        self.hot = hot  # sorted line numbers worth a look; None: every line
+        self.hot = hot  # sorted line numbers worth a look
         self.strings: list[dict[str, str]] = [{}]  # per scope: name -> last string constant assigned
         self.functions: list[str] = []
         self.command_functions: list[bool] = []  # per function: named like a command (its returns are read)
         self.found: list[Command] = []
 
     def visit(self, node: ast.AST) -> None:
-        if self.hot is not None and isinstance(node, ast.stmt) and not (self.functions and self.command_functions[-1]):
+        if isinstance(node, ast.stmt) and not (self.functions and self.command_functions[-1]):
             decorators: list[ast.expr] = getattr(node, "decorator_list", [])
             first = min((node.lineno, *(d.lineno for d in decorators)))
             at = bisect.bisect_left(self.hot, first)
