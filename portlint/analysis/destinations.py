@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from portlint.analysis.tree import FUNCTIONS, dotted
+from portlint.analysis.tree import FUNCTIONS, dotted, first_line
 from portlint.model import Site
 
 _CONNECTS = frozenset((
@@ -56,7 +56,7 @@ class _Module:
     _firsts: list[int] = field(default_factory=list)  # first line of each top-level statement (decorators too)
 
     def __post_init__(self) -> None:
-        self._firsts = [_first_line(statement) for statement in self.tree.body]
+        self._firsts = [first_line(statement) for statement in self.tree.body]
 
     def top(self, line: int) -> ast.stmt | None:
         """The top-level statement holding the line."""
@@ -325,9 +325,6 @@ def _a_default(site: Site) -> bool:
     return len(site.name.split(".")) >= len(scope) + 2
 
 
-def _first_line(statement: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
-    return min((statement.lineno, *(d.lineno for d in decorators)))
 
 
 def _parameter(module: _Module, site: Site) -> tuple[Function, str] | None:

@@ -20,14 +20,13 @@ EADDRINUSE. A port that changes per iteration (not a literal) is not fixed.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
-from portlint.analysis.tree import FUNCTIONS, children, dotted, lines_holding, searchable
+from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, holds_hot, lines_holding, searchable
 
 CODE = "PL604"
 # One test per alternative: the literal it opens with (`in` is a fast byte search, and most
@@ -356,7 +355,7 @@ class _Index:
         text, starts = searchable(data)
         hot = lines_holding(text, starts, _START_NAMES)
         self.hot = sorted(hot)
-        may_start = {key for key, function in functions.items() if self._holds(_first_line(function), function)}
+        may_start = {key for key, function in functions.items() if self._holds(first_line(function), function)}
         searched: set[bytes] = set()
         while True:
             words = {key.rsplit(".", 1)[-1].encode() for key in may_start} - searched
@@ -365,7 +364,7 @@ class _Index:
             searched |= words
             hot |= lines_holding(text, starts, tuple(words))
             self.hot = sorted(hot)
-            may_start |= {key for key, function in functions.items() if self._holds(_first_line(function), function)}
+            may_start |= {key for key, function in functions.items() if self._holds(first_line(function), function)}
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.classes: list[ast.ClassDef] = []
         self._loops: dict[int, set[int]] = {}  # id of a scope -> ids of its loops that may start something
@@ -375,14 +374,13 @@ class _Index:
 
     def _holds(self, first: int, node: ast.AST) -> bool:
         """Whether a hot line lies in lines first..the node's last."""
-        at = bisect.bisect_left(self.hot, first)
-        return at < len(self.hot) and self.hot[at] <= (getattr(node, "end_lineno", None) or first)
+        return holds_hot(self.hot, first, getattr(node, "end_lineno", None) or first)
 
     def _visit(self, statements: Sequence[ast.stmt], scope: ast.AST) -> None:
         """The statements holding a hot line, and their loops and comprehensions holding one
         (`scope`: the function, class or module whose code they are)."""
         for statement in statements:
-            if not self._holds(_first_line(statement), statement):
+            if not self._holds(first_line(statement), statement):
                 continue
             inner = scope
             if isinstance(statement, FUNCTIONS):
@@ -392,7 +390,7 @@ class _Index:
                 self.classes.append(statement)
                 inner = statement
             elif isinstance(statement, (ast.For, ast.AsyncFor, ast.While)) and \
-                    self._holds(_first_line(statement.body[0]), statement.body[-1]):
+                    self._holds(first_line(statement.body[0]), statement.body[-1]):
                 self._loops.setdefault(id(scope), set()).add(id(statement))
             for child in children(statement):
                 if isinstance(child, ast.stmt):
@@ -411,17 +409,13 @@ class _Index:
 
     def starts_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """Whether the function's lines hold a hot one (else its own code starts nothing)."""
-        return self._holds(_first_line(function), function)
+        return self._holds(first_line(function), function)
 
     def loops_that_start(self, scope: ast.AST) -> set[int]:
         """ids of the scope's loops and comprehensions (the module's, or a function's) that may start something."""
         return self._loops.get(id(scope), set())
 
 
-def _first_line(node: ast.stmt) -> int:
-    """A statement's first line, its decorators included."""
-    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-    return min((node.lineno, *(d.lineno for d in decorators)))
 
 
 # -- small helpers -----------------------------------------------------------------

@@ -126,6 +126,18 @@ def searchable(data: bytes) -> tuple[bytes, list[int]]:
     return data, starts
 
 
+def first_line(statement: ast.stmt) -> int:
+    """A statement's first line, its decorators included."""
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
+    return min((statement.lineno, *(d.lineno for d in decorators)))
+
+
+def holds_hot(hot: list[int], first: int, last: int) -> bool:
+    """Whether one of the sorted line numbers `hot` lies in first..last."""
+    at = bisect.bisect_left(hot, first)
+    return at < len(hot) and hot[at] <= last
+
+
 def lines_holding(text: bytes, starts: list[int], words: Iterable[bytes], whole: bool = True) -> set[int]:
     """The 1-based lines of a `searchable` text holding one of the words (`whole`: not as part
     of a longer identifier)."""

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from portlint import analysis
-from portlint.analysis.tree import Visitor, dotted
+from portlint.analysis.tree import Visitor, dotted, first_line, holds_hot
 from portlint.extract import Extraction, Suppression, prose, python_commands, python_outline, suppression_in
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
@@ -132,11 +132,9 @@ class _SiteFinder(Visitor):
                 self.cli_names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     def visit(self, node: ast.AST) -> None:
-        if self.hot is not None and isinstance(node, ast.stmt) and not (self.blocks_hot and hasattr(node, "body")):
-            first = min((node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))))
-            at = bisect.bisect_left(self.hot, first)
-            if at == len(self.hot) or self.hot[at] > (node.end_lineno or node.lineno):
-                return  # nothing port-like is written in this statement: no site inside
+        if self.hot is not None and isinstance(node, ast.stmt) and not (self.blocks_hot and hasattr(node, "body")) \
+                and not holds_hot(self.hot, first_line(node), node.end_lineno or node.lineno):
+            return  # nothing port-like is written in this statement: no site inside
         super().visit(node)
 
     # -- scopes --------------------------------------------------------------

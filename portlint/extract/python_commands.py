@@ -17,13 +17,12 @@ alone (its characters would not map one to one).
 from __future__ import annotations
 
 import ast
-import bisect
 import dataclasses
 import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from portlint.analysis.tree import FUNCTIONS, Visitor, dotted, lines_holding, searchable
+from portlint.analysis.tree import FUNCTIONS, Visitor, dotted, first_line, holds_hot, lines_holding, searchable
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -88,13 +87,10 @@ class _Finder(Visitor):
         self.found: list[Command] = []
 
     def visit(self, node: ast.AST) -> None:
-        if isinstance(node, ast.stmt) and not (self.functions and self.command_functions[-1]):
-            decorators: list[ast.expr] = getattr(node, "decorator_list", [])
-            first = min((node.lineno, *(d.lineno for d in decorators)))
-            at = bisect.bisect_left(self.hot, first)
-            if at == len(self.hot) or self.hot[at] > (node.end_lineno or node.lineno):
-                self._cold(node)
-                return
+        if isinstance(node, ast.stmt) and not (self.functions and self.command_functions[-1]) \
+                and not holds_hot(self.hot, first_line(node), node.end_lineno or node.lineno):
+            self._cold(node)
+            return
         super().visit(node)
 
     def _cold(self, node: ast.stmt) -> None:
