@@ -214,11 +214,8 @@ _FIELDS: dict[type, tuple[str, ...]] = {}  # a node type's child fields, as tree
 
 
 def _names_of(node: ast.AST) -> tuple[str, ...]:
-    """The identifiers one node contributes to `names_in` (not those of its children)."""
-    if isinstance(node, ast.Name):
-        return (node.id,)
-    if isinstance(node, ast.Attribute):
-        return (node.attr,)
+    """The identifiers one node contributes to `names_in` (not those of its children; a Name's
+    and an Attribute's are taken before this is asked)."""
     if isinstance(node, ast.keyword):
         return (node.arg,) if node.arg else ()
     if isinstance(node, ast.ExceptHandler):

@@ -106,8 +106,7 @@ def _pure_yaml() -> Any:
 # One literal-first pattern per key (`re` scans for the literal), the look-behind after it:
 # a key, not the end of one (`kwargs:`).
 _COMMAND_KEYS = tuple(
-    re.compile(rb"(%s)(?<![\w-]%s)['\"]?[ \t]*:" % (key, key))
-    for key in (b"command", b"args", b"rayStartParams", b"run", b"setup")
+    re.compile(rb"(%s)(?<![\w-]%s)['\"]?[ \t]*:" % (key, key)) for key in sorted(k.encode() for k in yaml_commands.KEYS)
 )
 _BLANK = re.compile(rb"[ \t\r\n]*")
 # The next non-blank line is a plain key deeper than `indent`: the value is a block mapping.

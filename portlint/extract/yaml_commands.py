@@ -25,11 +25,6 @@ from portlint.model import Command
 from portlint.naming import NameFilter
 from portlint.source import Source
 
-# A key, not the end of one (`kwargs:`); one literal-first pattern per key (`re` scans for
-# the literal), the look-behind after it.
-_MENTIONS = tuple(
-    re.compile(rf"{key}(?<![\w-]{key})['\"]?[ \t]*:") for key in ("command", "args", "rayStartParams", "run", "setup")
-)
 _INVOKING_KEYS = ("command", "args")
 _SHELLS = frozenset("sh bash dash ksh zsh".split())
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
@@ -48,8 +43,6 @@ def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, 
 def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter) -> tuple[Command, ...]:
     """Every command the (key path, mapping) pairs run, in file order: the extractor's own
     walk hands over only the mappings with a key of KEYS."""
-    if not any(pattern.search(source.text) for pattern in _MENTIONS):
-        return ()
     found: list[Command] = []
     for path, node in mappings:
         invoking = []
