@@ -117,7 +117,8 @@ def _unquote(data: bytes, pos: int, end: int, limit: int) -> tuple[int, int]:
 def _indent(data: bytes, pos: int, end: int) -> tuple[int, int]:
     """(indentation width with tab stops of 4, offset of the first non-blank byte)."""
     blank = _BLANKS.match(data, pos, end)
-    stop = blank.end() if blank is not None else pos
+    assert blank is not None  # `[ \t]*` matches everywhere
+    stop = blank.end()
     if data.find(b"\t", pos, stop) == -1:
         return stop - pos, stop  # spaces only: one byte, one column
     width = 0
