@@ -6,7 +6,7 @@ from collections.abc import Hashable
 
 from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
 from portlint.analysis.imports import Export, External, export
-from portlint.analysis.tree import FUNCTIONS, dotted, function_defs
+from portlint.analysis.tree import FUNCTIONS, child_fields, dotted, function_defs
 from portlint.analysis.values import Num, Sock, SockState
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -197,10 +197,7 @@ def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Func
                             for owner in owners:
                                 if part.value.id == firsts.get(owner):
                                     usage[owner][1].add(part.attr)
-        fields = _FIELDS.get(kind)
-        if fields is None:
-            fields = _FIELDS[kind] = tuple(f for f in node._fields if f not in ("ctx", "type_comment"))
-        for field in fields:
+        for field in child_fields(node):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 extend((item, owners) for item in value if isinstance(item, ast.AST))
@@ -210,7 +207,6 @@ def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Func
 
 
 _TARGET_TYPES = frozenset((ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
-_FIELDS: dict[type, tuple[str, ...]] = {}  # a node type's child fields, as tree.children reads them
 
 
 def _names_of(node: ast.AST) -> tuple[str, ...]:

@@ -21,12 +21,17 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _LINE_END = re.compile(rb"\r\n?|\n")
 
 
-def children(node: ast.AST) -> Iterator[ast.AST]:
-    """The child nodes (no expression contexts), in field order."""
+def child_fields(node: ast.AST) -> tuple[str, ...]:
+    """The fields of a node's type that can hold child nodes (no expression contexts), in order."""
     names = _FIELDS.get(type(node))
     if names is None:
         names = _FIELDS[type(node)] = tuple(f for f in node._fields if f not in _SKIPPED_FIELDS)
-    for name in names:
+    return names
+
+
+def children(node: ast.AST) -> Iterator[ast.AST]:
+    """The child nodes (no expression contexts), in field order."""
+    for name in child_fields(node):
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
             yield value
