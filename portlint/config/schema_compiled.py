@@ -1,0 +1,408 @@
+# schema.json compiled to Python by fastjsonschema.compile_to_code: do not edit.
+# `PORTLINT_UPDATE_FIXTURES=1 pytest tests/test_config_schema.py` makes it again.
+# schema.json sha256: 3cd4ba1dbb24719d191e044ca4cea7c9af92c4be418388287f87f0ba5e171f90
+VERSION = "2.22.3"
+from decimal import Decimal
+import re
+from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
+
+
+REGEX_PATTERNS = {
+    '^[A-Za-z0-9_.-]+$': re.compile('^[A-Za-z0-9_.-]+\\Z'),
+    '^PL[0-9]{1,3}$': re.compile('^PL[0-9]{1,3}\\Z'),
+    '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$': re.compile('^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*\\Z')
+}
+
+NoneType = type(None)
+
+def validate(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'title': 'portlint configuration', '$comment': 'Same schema for .portlint.yaml, portlint.toml and [tool.portlint] of pyproject.toml (the README\'s Configuration section). "x-expected" is portlint\'s own annotation: the expectation shown to the user when a value fails at that place.', 'type': 'object', 'additionalProperties': False, 'properties': {'ephemeral_floor': {'x-expected': 'an integer or "auto"', 'type': ['integer', 'string'], 'if': {'type': 'string'}, 'then': {'const': 'auto', 'x-expected': 'an integer or "auto"'}, 'else': {'minimum': 1, 'maximum': 65535}}, 'include': {'type': 'array', 'items': {'$ref': '#/$defs/glob'}}, 'exclude': {'type': 'array', 'items': {'$ref': '#/$defs/glob'}}, 'test_paths': {'type': 'array', 'items': {'$ref': '#/$defs/glob'}}, 'bands': {'type': 'object', 'propertyNames': {'pattern': '^[A-Za-z0-9_.-]+$', 'x-expected': 'a band name of letters, digits, "_", "." and "-"'}, 'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': {'range': {'$ref': '#/$defs/range'}, 'port': {'$ref': '#/$defs/port'}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'$ref': '#/$defs/port'}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'sites': {'type': 'array', 'items': {'$ref': '#/$defs/selector'}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}}, 'frozen': {'type': 'array', 'items': {'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'$ref': '#/$defs/glob'}, 'source': {'$ref': '#/$defs/glob_or_globs'}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}}, 'per_file_ignores': {'type': 'object', 'propertyNames': {'minLength': 1, 'x-expected': 'a non-empty glob'}, 'additionalProperties': {'type': 'array', 'items': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}}}}, '$defs': {'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'floor': {'x-expected': 'an integer or "auto"', 'type': ['integer', 'string'], 'if': {'type': 'string'}, 'then': {'const': 'auto', 'x-expected': 'an integer or "auto"'}, 'else': {'minimum': 1, 'maximum': 65535}}, 'glob': {'type': 'string', 'minLength': 1}, 'globs': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'glob_or_globs': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'type': 'string', 'minLength': 1}}, 'code': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}, 'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'band': {'type': 'object', 'additionalProperties': False, 'properties': {'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 1, 'maximum': 65535}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'sites': {'type': 'array', 'items': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}, 'selector': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}, 'frozen': {'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'type': 'string', 'minLength': 1}, 'source': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}}}, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "ephemeral_floor" in data_keys:
+            data_keys.remove("ephemeral_floor")
+            data__ephemeralfloor = data["ephemeral_floor"]
+            validate____defs_floor(data__ephemeralfloor, custom_formats, (name_prefix or "data") + ".ephemeral_floor")
+        if "include" in data_keys:
+            data_keys.remove("include")
+            data__include = data["include"]
+            validate____defs_globs(data__include, custom_formats, (name_prefix or "data") + ".include")
+        if "exclude" in data_keys:
+            data_keys.remove("exclude")
+            data__exclude = data["exclude"]
+            validate____defs_globs(data__exclude, custom_formats, (name_prefix or "data") + ".exclude")
+        if "test_paths" in data_keys:
+            data_keys.remove("test_paths")
+            data__testpaths = data["test_paths"]
+            validate____defs_globs(data__testpaths, custom_formats, (name_prefix or "data") + ".test_paths")
+        if "bands" in data_keys:
+            data_keys.remove("bands")
+            data__bands = data["bands"]
+            if not isinstance(data__bands, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".bands must be object", value=data__bands, name="" + (name_prefix or "data") + ".bands", definition={'type': 'object', 'propertyNames': {'pattern': '^[A-Za-z0-9_.-]+$', 'x-expected': 'a band name of letters, digits, "_", "." and "-"'}, 'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': {'range': {'$ref': '#/$defs/range'}, 'port': {'$ref': '#/$defs/port'}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'$ref': '#/$defs/port'}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'sites': {'type': 'array', 'items': {'$ref': '#/$defs/selector'}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}}, rule='type')
+            data__bands_is_dict = isinstance(data__bands, dict)
+            if data__bands_is_dict:
+                data__bands_keys = set(data__bands.keys())
+                for data__bands_key in data__bands_keys:
+                    if data__bands_key not in []:
+                        data__bands_value = data__bands.get(data__bands_key)
+                        validate____defs_band(data__bands_value, custom_formats, (name_prefix or "data") + ".bands.{data__bands_key}".format(**locals()))
+                data__bands_len = len(data__bands)
+                if data__bands_len != 0:
+                    data__bands_property_names = True
+                    for data__bands_key in data__bands:
+                        try:
+                            if isinstance(data__bands_key, str):
+                                if not REGEX_PATTERNS['^[A-Za-z0-9_.-]+$'].search(data__bands_key):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".bands must match pattern ^[A-Za-z0-9_.-]+$", value=data__bands_key, name="" + (name_prefix or "data") + ".bands", definition={'pattern': '^[A-Za-z0-9_.-]+$', 'x-expected': 'a band name of letters, digits, "_", "." and "-"'}, rule='pattern')
+                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                            data__bands_property_names = False
+                    if not data__bands_property_names:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".bands must be named by propertyName definition", value=data__bands, name="" + (name_prefix or "data") + ".bands", definition={'type': 'object', 'propertyNames': {'pattern': '^[A-Za-z0-9_.-]+$', 'x-expected': 'a band name of letters, digits, "_", "." and "-"'}, 'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': {'range': {'$ref': '#/$defs/range'}, 'port': {'$ref': '#/$defs/port'}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'$ref': '#/$defs/port'}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'sites': {'type': 'array', 'items': {'$ref': '#/$defs/selector'}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}}, rule='propertyNames')
+        if "frozen" in data_keys:
+            data_keys.remove("frozen")
+            data__frozen = data["frozen"]
+            if not isinstance(data__frozen, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".frozen must be array", value=data__frozen, name="" + (name_prefix or "data") + ".frozen", definition={'type': 'array', 'items': {'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'$ref': '#/$defs/glob'}, 'source': {'$ref': '#/$defs/glob_or_globs'}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}}, rule='type')
+            data__frozen_is_list = isinstance(data__frozen, (list, tuple))
+            if data__frozen_is_list:
+                data__frozen_len = len(data__frozen)
+                for data__frozen_x, data__frozen_item in enumerate(data__frozen):
+                    validate____defs_frozen(data__frozen_item, custom_formats, (name_prefix or "data") + ".frozen[{data__frozen_x}]".format(**locals()))
+        if "per_file_ignores" in data_keys:
+            data_keys.remove("per_file_ignores")
+            data__perfileignores = data["per_file_ignores"]
+            if not isinstance(data__perfileignores, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".per_file_ignores must be object", value=data__perfileignores, name="" + (name_prefix or "data") + ".per_file_ignores", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'x-expected': 'a non-empty glob'}, 'additionalProperties': {'type': 'array', 'items': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}}}, rule='type')
+            data__perfileignores_is_dict = isinstance(data__perfileignores, dict)
+            if data__perfileignores_is_dict:
+                data__perfileignores_keys = set(data__perfileignores.keys())
+                for data__perfileignores_key in data__perfileignores_keys:
+                    if data__perfileignores_key not in []:
+                        data__perfileignores_value = data__perfileignores.get(data__perfileignores_key)
+                        if not isinstance(data__perfileignores_value, (list, tuple)):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".per_file_ignores.{data__perfileignores_key}".format(**locals()) + " must be array", value=data__perfileignores_value, name="" + (name_prefix or "data") + ".per_file_ignores.{data__perfileignores_key}".format(**locals()) + "", definition={'type': 'array', 'items': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}}, rule='type')
+                        data__perfileignores_value_is_list = isinstance(data__perfileignores_value, (list, tuple))
+                        if data__perfileignores_value_is_list:
+                            data__perfileignores_value_len = len(data__perfileignores_value)
+                            for data__perfileignores_value_x, data__perfileignores_value_item in enumerate(data__perfileignores_value):
+                                validate____defs_code(data__perfileignores_value_item, custom_formats, (name_prefix or "data") + ".per_file_ignores.{data__perfileignores_key}[{data__perfileignores_value_x}]".format(**locals()))
+                data__perfileignores_len = len(data__perfileignores)
+                if data__perfileignores_len != 0:
+                    data__perfileignores_property_names = True
+                    for data__perfileignores_key in data__perfileignores:
+                        try:
+                            if isinstance(data__perfileignores_key, str):
+                                data__perfileignores_key_len = len(data__perfileignores_key)
+                                if data__perfileignores_key_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".per_file_ignores must be longer than or equal to 1 characters", value=data__perfileignores_key, name="" + (name_prefix or "data") + ".per_file_ignores", definition={'minLength': 1, 'x-expected': 'a non-empty glob'}, rule='minLength')
+                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                            data__perfileignores_property_names = False
+                    if not data__perfileignores_property_names:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".per_file_ignores must be named by propertyName definition", value=data__perfileignores, name="" + (name_prefix or "data") + ".per_file_ignores", definition={'type': 'object', 'propertyNames': {'minLength': 1, 'x-expected': 'a non-empty glob'}, 'additionalProperties': {'type': 'array', 'items': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}}}, rule='propertyNames')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'title': 'portlint configuration', '$comment': 'Same schema for .portlint.yaml, portlint.toml and [tool.portlint] of pyproject.toml (the README\'s Configuration section). "x-expected" is portlint\'s own annotation: the expectation shown to the user when a value fails at that place.', 'type': 'object', 'additionalProperties': False, 'properties': {'ephemeral_floor': {'x-expected': 'an integer or "auto"', 'type': ['integer', 'string'], 'if': {'type': 'string'}, 'then': {'const': 'auto', 'x-expected': 'an integer or "auto"'}, 'else': {'minimum': 1, 'maximum': 65535}}, 'include': {'type': 'array', 'items': {'$ref': '#/$defs/glob'}}, 'exclude': {'type': 'array', 'items': {'$ref': '#/$defs/glob'}}, 'test_paths': {'type': 'array', 'items': {'$ref': '#/$defs/glob'}}, 'bands': {'type': 'object', 'propertyNames': {'pattern': '^[A-Za-z0-9_.-]+$', 'x-expected': 'a band name of letters, digits, "_", "." and "-"'}, 'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': {'range': {'$ref': '#/$defs/range'}, 'port': {'$ref': '#/$defs/port'}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'$ref': '#/$defs/port'}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'sites': {'type': 'array', 'items': {'$ref': '#/$defs/selector'}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}}, 'frozen': {'type': 'array', 'items': {'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'$ref': '#/$defs/glob'}, 'source': {'$ref': '#/$defs/glob_or_globs'}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}}, 'per_file_ignores': {'type': 'object', 'propertyNames': {'minLength': 1, 'x-expected': 'a non-empty glob'}, 'additionalProperties': {'type': 'array', 'items': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}}}}, '$defs': {'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'floor': {'x-expected': 'an integer or "auto"', 'type': ['integer', 'string'], 'if': {'type': 'string'}, 'then': {'const': 'auto', 'x-expected': 'an integer or "auto"'}, 'else': {'minimum': 1, 'maximum': 65535}}, 'glob': {'type': 'string', 'minLength': 1}, 'globs': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'glob_or_globs': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'type': 'string', 'minLength': 1}}, 'code': {'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}, 'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'band': {'type': 'object', 'additionalProperties': False, 'properties': {'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 1, 'maximum': 65535}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'sites': {'type': 'array', 'items': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}, 'selector': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}, 'frozen': {'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'type': 'string', 'minLength': 1}, 'source': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}}}, rule='additionalProperties')
+    return data
+
+def validate____defs_code(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}, rule='type')
+    if isinstance(data, str):
+        if not REGEX_PATTERNS['^PL[0-9]{1,3}$'].search(data):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^PL[0-9]{1,3}$", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'pattern': '^PL[0-9]{1,3}$', 'x-expected': 'a rule code such as "PL501" (or a prefix such as "PL5")'}, rule='pattern')
+    return data
+
+def validate____defs_frozen(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'type': 'string', 'minLength': 1}, 'source': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['copies', 'source']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'type': 'string', 'minLength': 1}, 'source': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}, rule='required')
+        data_keys = set(data.keys())
+        if "copies" in data_keys:
+            data_keys.remove("copies")
+            data__copies = data["copies"]
+            validate____defs_glob(data__copies, custom_formats, (name_prefix or "data") + ".copies")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate____defs_glob_or_globs(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "compare" in data_keys:
+            data_keys.remove("compare")
+            data__compare = data["compare"]
+            if not (isinstance(data__compare, str) and data__compare == 'ports' or isinstance(data__compare, str) and data__compare == 'all'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".compare must be one of ['ports', 'all']", value=data__compare, name="" + (name_prefix or "data") + ".compare", definition={'enum': ['ports', 'all']}, rule='enum')
+        if "inferred" in data_keys:
+            data_keys.remove("inferred")
+            data__inferred = data["inferred"]
+            if not isinstance(data__inferred, (bool)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".inferred must be boolean", value=data__inferred, name="" + (name_prefix or "data") + ".inferred", definition={'type': 'boolean'}, rule='type')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': False, 'required': ['copies', 'source'], 'properties': {'copies': {'type': 'string', 'minLength': 1}, 'source': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'compare': {'enum': ['ports', 'all']}, 'inferred': {'type': 'boolean'}}}, rule='additionalProperties')
+    return data
+
+def validate____defs_glob_or_globs(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str, list, tuple)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string or array", value=data, name="" + (name_prefix or "data") + "", definition={'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition={'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='minLength')
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        for data_x, data_item in enumerate(data):
+            validate____defs_glob(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+    return data
+
+def validate____defs_glob(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+    return data
+
+def validate____defs_band(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': False, 'properties': {'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 1, 'maximum': 65535}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'sites': {'type': 'array', 'items': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}, rule='type')
+    data_one_of_count1 = 0
+    if data_one_of_count1 < 2:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['range']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'required': ['range']}, rule='required')
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['port']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'required': ['port']}, rule='required')
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': False, 'properties': {'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 1, 'maximum': 65535}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'sites': {'type': 'array', 'items': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}, rule='oneOf')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "range" in data_keys:
+            data_keys.remove("range")
+            data__range = data["range"]
+            validate____defs_range(data__range, custom_formats, (name_prefix or "data") + ".range")
+        if "port" in data_keys:
+            data_keys.remove("port")
+            data__port = data["port"]
+            validate____defs_port(data__port, custom_formats, (name_prefix or "data") + ".port")
+        if "description" in data_keys:
+            data_keys.remove("description")
+            data__description = data["description"]
+            if not isinstance(data__description, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".description must be string", value=data__description, name="" + (name_prefix or "data") + ".description", definition={'type': 'string'}, rule='type')
+        if "within" in data_keys:
+            data_keys.remove("within")
+            data__within = data["within"]
+            if not isinstance(data__within, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".within must be string", value=data__within, name="" + (name_prefix or "data") + ".within", definition={'type': 'string', 'minLength': 1}, rule='type')
+            if isinstance(data__within, str):
+                data__within_len = len(data__within)
+                if data__within_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".within must be longer than or equal to 1 characters", value=data__within, name="" + (name_prefix or "data") + ".within", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+        if "shares_with" in data_keys:
+            data_keys.remove("shares_with")
+            data__shareswith = data["shares_with"]
+            if not isinstance(data__shareswith, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".shares_with must be array", value=data__shareswith, name="" + (name_prefix or "data") + ".shares_with", definition={'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+            data__shareswith_is_list = isinstance(data__shareswith, (list, tuple))
+            if data__shareswith_is_list:
+                data__shareswith_len = len(data__shareswith)
+                for data__shareswith_x, data__shareswith_item in enumerate(data__shareswith):
+                    if not isinstance(data__shareswith_item, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".shares_with[{data__shareswith_x}]".format(**locals()) + " must be string", value=data__shareswith_item, name="" + (name_prefix or "data") + ".shares_with[{data__shareswith_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                    if isinstance(data__shareswith_item, str):
+                        data__shareswith_item_len = len(data__shareswith_item)
+                        if data__shareswith_item_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".shares_with[{data__shareswith_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__shareswith_item, name="" + (name_prefix or "data") + ".shares_with[{data__shareswith_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+        if "ports" in data_keys:
+            data_keys.remove("ports")
+            data__ports = data["ports"]
+            if not isinstance(data__ports, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".ports must be object", value=data__ports, name="" + (name_prefix or "data") + ".ports", definition={'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 1, 'maximum': 65535}}, rule='type')
+            data__ports_is_dict = isinstance(data__ports, dict)
+            if data__ports_is_dict:
+                data__ports_keys = set(data__ports.keys())
+                for data__ports_key in data__ports_keys:
+                    if data__ports_key not in []:
+                        data__ports_value = data__ports.get(data__ports_key)
+                        validate____defs_port(data__ports_value, custom_formats, (name_prefix or "data") + ".ports.{data__ports_key}".format(**locals()))
+        if "window" in data_keys:
+            data_keys.remove("window")
+            data__window = data["window"]
+            if not isinstance(data__window, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".window must be object", value=data__window, name="" + (name_prefix or "data") + ".window", definition={'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, rule='type')
+            data__window_is_dict = isinstance(data__window, dict)
+            if data__window_is_dict:
+                data__window__missing_keys = set(['stride', 'count']) - data__window.keys()
+                if data__window__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".window must contain " + (str(sorted(data__window__missing_keys)) + " properties"), value=data__window, name="" + (name_prefix or "data") + ".window", definition={'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, rule='required')
+                data__window_keys = set(data__window.keys())
+                if "stride" in data__window_keys:
+                    data__window_keys.remove("stride")
+                    data__window__stride = data__window["stride"]
+                    if not isinstance(data__window__stride, (int)) and not (isinstance(data__window__stride, float) and data__window__stride.is_integer()) or isinstance(data__window__stride, bool):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".window.stride must be integer", value=data__window__stride, name="" + (name_prefix or "data") + ".window.stride", definition={'type': 'integer', 'minimum': 1}, rule='type')
+                    if isinstance(data__window__stride, (int, float, Decimal)) and not isinstance(data__window__stride, bool):
+                        if data__window__stride < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".window.stride must be bigger than or equal to 1", value=data__window__stride, name="" + (name_prefix or "data") + ".window.stride", definition={'type': 'integer', 'minimum': 1}, rule='minimum')
+                if "count" in data__window_keys:
+                    data__window_keys.remove("count")
+                    data__window__count = data__window["count"]
+                    if not isinstance(data__window__count, (int)) and not (isinstance(data__window__count, float) and data__window__count.is_integer()) or isinstance(data__window__count, bool):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".window.count must be integer", value=data__window__count, name="" + (name_prefix or "data") + ".window.count", definition={'type': 'integer', 'minimum': 1}, rule='type')
+                    if isinstance(data__window__count, (int, float, Decimal)) and not isinstance(data__window__count, bool):
+                        if data__window__count < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".window.count must be bigger than or equal to 1", value=data__window__count, name="" + (name_prefix or "data") + ".window.count", definition={'type': 'integer', 'minimum': 1}, rule='minimum')
+                if data__window_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".window must not contain "+str(data__window_keys)+" properties", value=data__window, name="" + (name_prefix or "data") + ".window", definition={'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, rule='additionalProperties')
+        if "files" in data_keys:
+            data_keys.remove("files")
+            data__files = data["files"]
+            validate____defs_glob_or_globs(data__files, custom_formats, (name_prefix or "data") + ".files")
+        if "sites" in data_keys:
+            data_keys.remove("sites")
+            data__sites = data["sites"]
+            if not isinstance(data__sites, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sites must be array", value=data__sites, name="" + (name_prefix or "data") + ".sites", definition={'type': 'array', 'items': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}}, rule='type')
+            data__sites_is_list = isinstance(data__sites, (list, tuple))
+            if data__sites_is_list:
+                data__sites_len = len(data__sites)
+                for data__sites_x, data__sites_item in enumerate(data__sites):
+                    validate____defs_selector(data__sites_item, custom_formats, (name_prefix or "data") + ".sites[{data__sites_x}]".format(**locals()))
+        if "privileged" in data_keys:
+            data_keys.remove("privileged")
+            data__privileged = data["privileged"]
+            if not isinstance(data__privileged, (bool)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".privileged must be boolean", value=data__privileged, name="" + (name_prefix or "data") + ".privileged", definition={'type': 'boolean'}, rule='type')
+        if "inferred" in data_keys:
+            data_keys.remove("inferred")
+            data__inferred = data["inferred"]
+            if not isinstance(data__inferred, (bool)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".inferred must be boolean", value=data__inferred, name="" + (name_prefix or "data") + ".inferred", definition={'type': 'boolean'}, rule='type')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'additionalProperties': False, 'properties': {'range': {'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, 'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'description': {'type': 'string'}, 'within': {'type': 'string', 'minLength': 1}, 'shares_with': {'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, 'ports': {'type': 'object', 'additionalProperties': {'type': 'integer', 'minimum': 1, 'maximum': 65535}}, 'window': {'type': 'object', 'additionalProperties': False, 'required': ['stride', 'count'], 'properties': {'stride': {'type': 'integer', 'minimum': 1}, 'count': {'type': 'integer', 'minimum': 1}}}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'sites': {'type': 'array', 'items': {'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'$ref': '#/$defs/glob_or_globs'}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}}, 'privileged': {'type': 'boolean'}, 'inferred': {'type': 'boolean'}}, 'oneOf': [{'required': ['range']}, {'required': ['port']}]}, rule='additionalProperties')
+    return data
+
+def validate____defs_selector(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str, dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string or object", value=data, name="" + (name_prefix or "data") + "", definition={'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}, rule='type')
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be longer than or equal to 1 characters", value=data, name="" + (name_prefix or "data") + "", definition={'x-expected': 'a name or a mapping with "name"', 'type': ['string', 'object'], 'minLength': 1, 'if': {'type': 'object'}, 'then': {'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}}, rule='minLength')
+    try:
+        if not isinstance(data, (dict)):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object'}, rule='type')
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['name']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}, rule='required')
+            data_keys = set(data.keys())
+            if "name" in data_keys:
+                data_keys.remove("name")
+                data__name = data["name"]
+                if not isinstance(data__name, (str)):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be string", value=data__name, name="" + (name_prefix or "data") + ".name", definition={'type': 'string', 'minLength': 1}, rule='type')
+                if isinstance(data__name, str):
+                    data__name_len = len(data__name)
+                    if data__name_len < 1:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be longer than or equal to 1 characters", value=data__name, name="" + (name_prefix or "data") + ".name", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+            if "files" in data_keys:
+                data_keys.remove("files")
+                data__files = data["files"]
+                validate____defs_glob_or_globs(data__files, custom_formats, (name_prefix or "data") + ".files")
+            if "kind" in data_keys:
+                data_keys.remove("kind")
+                data__kind = data["kind"]
+                if not (isinstance(data__kind, str) and data__kind == 'yaml' or isinstance(data__kind, str) and data__kind == 'shell' or isinstance(data__kind, str) and data__kind == 'python' or isinstance(data__kind, str) and data__kind == 'markdown' or isinstance(data__kind, str) and data__kind == 'comment'):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".kind must be one of ['yaml', 'shell', 'python', 'markdown', 'comment']", value=data__kind, name="" + (name_prefix or "data") + ".kind", definition={'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, rule='enum')
+            if "role" in data_keys:
+                data_keys.remove("role")
+                data__role = data["role"]
+                if not (isinstance(data__role, str) and data__role == 'port' or isinstance(data__role, str) and data__role == 'low' or isinstance(data__role, str) and data__role == 'high' or isinstance(data__role, str) and data__role == 'base'):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".role must be one of ['port', 'low', 'high', 'base']", value=data__role, name="" + (name_prefix or "data") + ".role", definition={'enum': ['port', 'low', 'high', 'base']}, rule='enum')
+            if data_keys:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'additionalProperties': False, 'required': ['name'], 'properties': {'name': {'type': 'string', 'minLength': 1}, 'files': {'x-expected': 'a glob or a list of globs', 'type': ['string', 'array'], 'minLength': 1, 'items': {'$ref': '#/$defs/glob'}}, 'kind': {'enum': ['yaml', 'shell', 'python', 'markdown', 'comment']}, 'role': {'enum': ['port', 'low', 'high', 'base']}}}, rule='additionalProperties')
+    return data
+
+def validate____defs_port(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be integer", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'integer', 'minimum': 1, 'maximum': 65535}, rule='type')
+    if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
+        if data < 1:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be bigger than or equal to 1", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'integer', 'minimum': 1, 'maximum': 65535}, rule='minimum')
+        if data > 65535:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be smaller than or equal to 65535", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'integer', 'minimum': 1, 'maximum': 65535}, rule='maximum')
+    return data
+
+def validate____defs_range(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str, list, tuple)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string or array", value=data, name="" + (name_prefix or "data") + "", definition={'x-expected': '"LOW-HIGH" or [LOW, HIGH]', 'type': ['string', 'array'], 'if': {'type': 'string'}, 'then': {'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, 'else': {'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}}, rule='type')
+    try:
+        if not isinstance(data, (str)):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string'}, rule='type')
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        data_is_list = isinstance(data, (list, tuple))
+        if data_is_list:
+            data_len = len(data)
+            if data_len < 2:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain at least 2 items", value=data, name="" + (name_prefix or "data") + "", definition={'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}, rule='minItems')
+            if data_len > 2:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain less than or equal to 2 items", value=data, name="" + (name_prefix or "data") + "", definition={'minItems': 2, 'maxItems': 2, 'items': {'type': 'integer'}, 'x-expected': '[LOW, HIGH]'}, rule='maxItems')
+            for data_x, data_item in enumerate(data):
+                if not isinstance(data_item, (int)) and not (isinstance(data_item, float) and data_item.is_integer()) or isinstance(data_item, bool):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must be integer", value=data_item, name="" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + "", definition={'type': 'integer'}, rule='type')
+    else:
+        if isinstance(data, str):
+            if not REGEX_PATTERNS['^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$'].search(data):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must match pattern ^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$", value=data, name="" + (name_prefix or "data") + "", definition={'pattern': '^\\s*[0-9]+\\s*-\\s*[0-9]+\\s*$', 'x-expected': '"LOW-HIGH" or [LOW, HIGH]'}, rule='pattern')
+    return data
+
+def validate____defs_globs(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (list, tuple)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be array", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'array', 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+    data_is_list = isinstance(data, (list, tuple))
+    if data_is_list:
+        data_len = len(data)
+        for data_x, data_item in enumerate(data):
+            validate____defs_glob(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]".format(**locals()))
+    return data
+
+def validate____defs_floor(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (int, str)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be integer or string", value=data, name="" + (name_prefix or "data") + "", definition={'x-expected': 'an integer or "auto"', 'type': ['integer', 'string'], 'if': {'type': 'string'}, 'then': {'const': 'auto', 'x-expected': 'an integer or "auto"'}, 'else': {'minimum': 1, 'maximum': 65535}}, rule='type')
+    try:
+        if not isinstance(data, (str)):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be string", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'string'}, rule='type')
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
+            if data < 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be bigger than or equal to 1", value=data, name="" + (name_prefix or "data") + "", definition={'minimum': 1, 'maximum': 65535}, rule='minimum')
+            if data > 65535:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + " must be smaller than or equal to 65535", value=data, name="" + (name_prefix or "data") + "", definition={'minimum': 1, 'maximum': 65535}, rule='maximum')
+    else:
+        if not (isinstance(data, str) and data == 'auto'):
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must be same as const definition: auto", value=data, name="" + (name_prefix or "data") + "", definition={'const': 'auto', 'x-expected': 'an integer or "auto"'}, rule='const')
+    return data
