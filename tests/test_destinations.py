@@ -1,9 +1,13 @@
 """Where a parameter's default port goes (portlint.analysis.destinations): proven to end at a connect side, or not."""
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from portlint.analysis.destinations import Destinations
+from portlint.analysis.tree import statements
 from portlint.extract import python
 from portlint.naming import NameFilter
 from portlint.source import Source
@@ -71,3 +75,89 @@ def test_a_helper_of_another_module_is_followed_through_its_import() -> None:
     site = next(s for s in python.extract(Source("pkg/mod.py", code), NameFilter()).sites if s.value == 50051)
     assert Destinations({"pkg/mod.py": code, "pkg/net.py": helper}).connect_only(site)
     assert not Destinations({"pkg/mod.py": code}).connect_only(site)  # the helper unseen: not proven
+
+
+# -- the walks the proofs stand on: parents found by going down, statements without expressions --
+SHAPES = '''\
+import os
+from . import net as n
+
+
+@decorate(
+    option=1,
+)
+class Server(Base, metaclass=Meta):
+    """A long class: a parent inside one method is found without walking the others."""
+
+    @staticmethod
+    def make(host="h", port=50051, *args, key=lambda v: v + 1, **kwargs):
+        url = f"http://{host}:{port}/{ {'a': [x for x in args if x]} }"
+        try:
+            with open(url) as handle, other() as (a, b):
+                return handle.read(), port
+        except* (OSError, ValueError) as error:
+            raise RuntimeError(f"{error!r:>{width}}") from error
+        else:
+            pass
+        finally:
+            del url
+
+    async def run(self):
+        async for item in self.items:
+            match item:
+                case {"port": int(port)} if port > 0:
+                    await self.serve(port)
+                case [first, *rest]:
+                    yield first
+                case _:
+                    return
+        while (x := next(self.it, None)) is not None:
+            global counter
+            counter += x
+        else:
+            assert counter, "none"
+
+
+def outer():
+    def inner(port=1):
+        class Local:
+            value = port
+        return Local
+    return inner
+'''
+
+
+def _shapes_and_sources() -> list[tuple[str, bytes]]:
+    import portlint
+
+    here = Path(portlint.__file__).parent
+    return [("shapes", SHAPES.encode())] + [(str(p), p.read_bytes()) for p in sorted(here.rglob("*.py"))]
+
+
+def test_a_parent_found_by_going_down_is_the_parent_a_full_walk_finds() -> None:
+    """Every node and every node above it: of the shapes, each asked first of a module that has
+    mapped nothing; of portlint's own modules, deepest first of one module per file."""
+    from portlint.analysis.destinations import _Module
+
+    checked = 0
+    for name, data in _shapes_and_sources():
+        tree = ast.parse(data)
+        truth = {child: above for above in ast.walk(tree) for child in ast.iter_child_nodes(above)}
+        module = _Module(name, tree)
+        for node in reversed([n for n in ast.walk(tree) if isinstance(n, (ast.stmt, ast.expr))]):
+            if name == "shapes":
+                module = _Module(name, tree)
+            current = node
+            while current is not tree:
+                parent = module.parent(current)
+                assert parent is truth[current], (name, ast.dump(current)[:80])
+                current = parent
+            checked += 1
+    assert checked > 20000
+
+
+def test_statements_are_those_of_a_full_walk_in_its_order() -> None:
+    for name, data in _shapes_and_sources():
+        tree = ast.parse(data)
+        assert list(statements(tree)) == [n for n in ast.walk(tree) if isinstance(n, ast.stmt)], name
+    assert len(list(statements(ast.parse(SHAPES)))) == 28

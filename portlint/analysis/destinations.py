@@ -30,7 +30,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from portlint.analysis.tree import FUNCTIONS, dotted, first_line
+from portlint.analysis.tree import (
+    FUNCTIONS,
+    dotted,
+    end_line,
+    first_line,
+    holds_hot,
+    lines_holding,
+    searchable,
+    statements,
+)
 from portlint.model import Site
 
 _CONNECTS = frozenset((
@@ -48,11 +57,13 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 @dataclass
 class _Module:
-    """A parsed file; the parents of a top-level statement's nodes are mapped when one is first asked for."""
+    """A parsed file. A node's parent is found by going down from its top-level statement into the
+    children whose lines can hold it; every parent met on the way is kept."""
 
     path: str
     tree: ast.Module
     _parents: dict[ast.AST, ast.AST] = field(default_factory=dict)
+    _mapped: set[ast.stmt] = field(default_factory=set)  # top-level statements whose every node's parent is mapped
     _firsts: list[int] = field(default_factory=list)  # first line of each top-level statement (decorators too)
 
     def __post_init__(self) -> None:
@@ -66,12 +77,35 @@ class _Module:
     def parent(self, node: ast.AST) -> ast.AST | None:
         if node not in self._parents and isinstance(node, (ast.stmt, ast.expr)):
             statement = self.top(node.lineno)
-            if statement is not None and statement not in self._parents:
+            if statement is not None and statement not in self._mapped:
                 self._parents[statement] = self.tree
-                for above in ast.walk(statement):
-                    for child in ast.iter_child_nodes(above):
-                        self._parents[child] = above
+                if node is not statement and not self._descend(statement, node):
+                    self._mapped.add(statement)
+                    for above in ast.walk(statement):
+                        for child in ast.iter_child_nodes(above):
+                            self._parents[child] = above
         return self._parents.get(node)
+
+    def _descend(self, statement: ast.stmt, node: ast.stmt | ast.expr) -> bool:
+        """Map the parent of every node from `statement` down to `node`, looking only into children
+        whose lines can hold it (a long class: one method, not all); False if that did not reach it.
+        Every mapped parent is a child's own, found by going down, so a position that misleads
+        (decorators above a `def`, an f-string's inner nodes) costs the full walk, never a wrong parent."""
+        first, last = node.lineno, node.end_lineno or node.lineno
+        pending: list[ast.AST] = [statement]
+        while pending:
+            current = pending.pop()
+            for child in ast.iter_child_nodes(current):
+                if child is node:
+                    self._parents[child] = current
+                    return True
+                if isinstance(child, (ast.stmt, ast.expr)):
+                    top = first_line(child) if isinstance(child, ast.stmt) else child.lineno
+                    if not top <= first or (child.end_lineno or child.lineno) < last:
+                        continue
+                self._parents[child] = current
+                pending.append(child)
+        return False
 
     def enclosing(self, node: ast.AST, kinds: tuple[type, ...]) -> ast.AST | None:
         current = self.parent(node)
@@ -87,8 +121,10 @@ class _Walk:
         self.files = files
         self.modules: dict[str, _Module | None] = {}
         self.seen: set[tuple[str, int, str]] = set()
-        self.searched: dict[tuple[bytes, str], bool] = {}
+        self.searched: dict[tuple[tuple[bytes, ...], str], bool] = {}
         self.reads: dict[int, dict[str, list[ast.Name]]] = {}  # id of a scope -> its name reads, in walk order
+        self.texts: dict[str, tuple[bytes, list[int]]] = {}  # path -> its `searchable` text and line starts
+        self.lines: dict[tuple[str, str], list[int]] = {}  # (path, identifier) -> the lines spelling it
 
     def module(self, path: str) -> _Module | None:
         if path not in self.modules:
@@ -133,12 +169,25 @@ class _Walk:
         if self.subclassed(owner.name):
             yield UNKNOWN  # a subclass's methods read it too, unseen here
             return
+        hot = self.lines_with(module.path, attr)
         for method in (s for s in owner.body if isinstance(s, FUNCTIONS)):
+            if not holds_hot(hot, first_line(method), end_line(method)):
+                continue  # a long class: only the methods that spell the attribute are walked
             receiver = method.args.args[0].arg if method.args.args else ""
             for node in ast.walk(method):
                 if isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.ctx, ast.Load) \
                         and isinstance(node.value, ast.Name) and node.value.id == receiver:
                     yield from self.up(module, node, depth, returns=False)
+
+    def lines_with(self, path: str, word: str) -> list[int]:
+        """The sorted lines of a file that spell `word` as a whole identifier."""
+        key = (path, word)
+        if key not in self.lines:
+            if path not in self.texts:
+                self.texts[path] = searchable(self.files.get(path, b""))
+            text, starts = self.texts[path]
+            self.lines[key] = sorted(lines_holding(text, starts, [word.encode()]))
+        return self.lines[key]
 
     def target(self, module: _Module, node: ast.AST, target: ast.expr, depth: int, returns: bool) -> Iterator[str]:
         """The value is stored in `target`: follow what reads it."""
@@ -213,22 +262,27 @@ class _Walk:
 
     def subclassed(self, name: str) -> bool:
         """A class of the repository names `name` among its bases (bytes: a false match only makes a proof fail)."""
-        return self._search(rb"^[ \t]*class[ \t]+\w+[ \t]*\([^)]*\b", name)
+        return self._search((rb"class[ \t]+\w+[ \t]*\([^)]*\b",), name)
 
     def ours(self, name: str) -> bool:
         """A function or class of that name is defined somewhere in the repository: a call this walk
         could not resolve (`pkg.VLLMClient(...)` through a module alias) may reach it, so its name
         proves nothing."""
-        return self._search(rb"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+", name)
+        return self._search((rb"def[ \t]+", rb"class[ \t]+"), name)
 
-    def _search(self, prefix: bytes, name: str) -> bool:
-        """Any file has `prefix` then the name as a word. Bytes, not trees: a match in a string or a
-        comment only makes a proof fail; files without the name are not searched."""
-        key = (prefix, name)
+    def _search(self, keywords: tuple[bytes, ...], name: str) -> bool:
+        """Any file has a line that opens (after spaces, maybe `async`) with one of the keyword patterns
+        then the name as a word. Bytes, not trees: a match in a string or a comment only makes a proof
+        fail; files without the name are not searched. Each pattern opens with its keyword's literal,
+        which `re` scans for, and the line before a match is tested after: a pattern opening with `^`
+        is tried at every byte."""
+        key = (keywords, name)
         if key not in self.searched:
             word = name.encode()
-            pattern = re.compile(prefix + re.escape(word) + rb"\b", re.M)
-            self.searched[key] = any(word in data and pattern.search(data) for data in self.files.values())
+            patterns = [re.compile(keyword + re.escape(word) + rb"\b") for keyword in keywords]
+            self.searched[key] = any(
+                word in data and any(_opens_a_line(pattern, data) for pattern in patterns) for data in self.files.values()
+            )
         return self.searched[key]
 
     def into(self, module: _Module, call: ast.Call, resolved: tuple[_Module, Function, int], keyword: str | None,
@@ -286,7 +340,7 @@ class _Walk:
             if isinstance(statement, ast.ClassDef) and statement.name == name:
                 init = _member(statement, "__init__")
                 return (module, init, 1) if init is not None else None
-        for node in ast.walk(module.tree):
+        for node in statements(module.tree):
             if isinstance(node, ast.ImportFrom) and hops < 2:
                 for alias in node.names:
                     if (alias.asname or alias.name) == name:
@@ -330,7 +384,7 @@ def _a_default(site: Site) -> bool:
 def _parameter(module: _Module, site: Site) -> tuple[Function, str] | None:
     """The function and parameter whose default is the site's literal."""
     statement = module.top(site.line)
-    for node in ast.walk(statement) if statement is not None else ():
+    for node in statements(statement) if statement is not None else ():
         if not isinstance(node, FUNCTIONS):
             continue
         args = node.args
@@ -356,7 +410,7 @@ def _member(owner: ast.ClassDef, name: str) -> Function | None:
 
 def _returned(function: Function, param: str) -> Iterator[int | None]:
     """Where `function` returns its parameter: None for the whole result, i for the i-th of a tuple."""
-    for node in ast.walk(function):
+    for node in statements(function):
         if not isinstance(node, ast.Return) or node.value is None:
             continue
         if isinstance(node.value, ast.Name) and node.value.id == param:
@@ -365,6 +419,20 @@ def _returned(function: Function, param: str) -> Iterator[int | None]:
             for at, element in enumerate(node.value.elts):
                 if isinstance(element, ast.Name) and element.id == param:
                     yield at
+
+
+_LINE_OPENING = re.compile(rb"[ \t]*(?:async[ \t]+)?")
+
+
+def _opens_a_line(pattern: re.Pattern[bytes], data: bytes) -> bool:
+    """`pattern` matches where only spaces (and maybe `async`) come before it on its line."""
+    at = 0
+    while (found := pattern.search(data, at)) is not None:
+        line = data.rfind(b"\n", 0, found.start()) + 1
+        if _LINE_OPENING.fullmatch(data, line, found.start()):
+            return True
+        at = found.start() + 1
+    return False
 
 
 def _is_url(joined: ast.JoinedStr) -> bool:

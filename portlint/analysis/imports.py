@@ -18,6 +18,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from portlint.analysis.flow import Summary
+from portlint.analysis.tree import statements
 from portlint.analysis.values import Addr, Marker, Num, Param, Sock, Tup
 
 MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers
@@ -115,7 +116,7 @@ def _relative(path: str, level: int, module: str | None) -> str:
 def imported(path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
     """Local name -> (dotted module, name in it): `g` for `from M import f as g`, `m.` for `import M as m`."""
     found: dict[str, tuple[str, str]] = {}
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.ImportFrom):
             base = _relative(path, node.level, node.module) if node.level else (node.module or "")
             for alias in node.names:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
@@ -18,6 +19,7 @@ Located = ast.stmt | ast.expr  # the nodes that carry a position (a bare ast.AST
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SKIPPED_FIELDS = frozenset(("ctx", "type_comment"))
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_BODIES: dict[type, tuple[str, ...]] = {}
 _LINE_END = re.compile(rb"\r\n?|\n")
 
 
@@ -107,6 +109,26 @@ def function_defs(node: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunction
             if isinstance(child, FUNCTIONS):
                 yield child
             yield from function_defs(child)
+
+
+def statements(node: ast.AST) -> Iterator[ast.stmt]:
+    """Every statement under `node` (itself too, if one), in `ast.walk`'s order, without visiting a
+    single expression: most of a tree's nodes, and never the parent of a statement."""
+    pending = deque([node])
+    while pending:
+        current = pending.popleft()
+        if isinstance(current, ast.stmt):
+            yield current
+        for name in _bodies(current):
+            pending.extend(getattr(current, name))
+
+
+def _bodies(node: ast.AST) -> tuple[str, ...]:
+    """The fields of a node's type that hold statements (or handlers, match cases), in field order."""
+    names = _BODIES.get(type(node))
+    if names is None:
+        names = _BODIES[type(node)] = tuple(f for f in node._fields if f in _STATEMENT_LISTS)
+    return names
 
 
 def searchable(data: bytes) -> tuple[bytes, list[int]]:
