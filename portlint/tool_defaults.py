@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from portlint.literals import holds
 from portlint.model import Command
 
 # What the table's tools look like as bytes: a file without any runs none of them,
@@ -95,11 +96,11 @@ def mentions_tool(kind: str, data: bytes) -> bool:
     """Whether a script, YAML or Python file may run a tool of the table (a cheap byte test)."""
     if kind not in ("shell", "yaml", "python"):
         return False
-    if any(needle in data for needle in _NEEDLES):
+    if any(holds(data, needle) for needle in _NEEDLES):
         return True
-    if b"start" not in data:
+    if not holds(data, b"start"):
         return False
-    mentions_ray = b"ray" in data or b"RAY" in data
+    mentions_ray = holds(data, b"ray") or holds(data, b"RAY")
     return _RAY_START.search(data) is not None or (mentions_ray and _VARIABLE_START.search(data) is not None)
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, holds_hot, lines_holding, searchable
+from portlint.literals import holds
 
 CODE = "PL604"
 # One test per alternative: the literal it opens with (`in` is a fast byte search, and most
@@ -74,8 +75,8 @@ class Start:
 
 
 def worth_reading(data: bytes) -> bool:
-    return any(literal in data and pattern.search(data) for literal, pattern in _STARTS) and \
-        any(literal in data and pattern.search(data) for literal, pattern in _PORTS)
+    return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \
+        any(holds(data, literal) and pattern.search(data) for literal, pattern in _PORTS)
 
 
 def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:

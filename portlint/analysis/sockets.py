@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from portlint.literals import holds
 from portlint.model import Layout
 from portlint.problem import Problem
 
@@ -52,7 +53,7 @@ class Finding:
 
 def uses_sockets(data: bytes) -> bool:
     """Python that may probe ports: socket code that binds (the bytes test before any parse)."""
-    return b"socket" in data and _BINDS.search(data) is not None
+    return holds(data, b"socket") and _BINDS.search(data) is not None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,54 @@
+"""Which byte literals a file holds, all found in one pass over it.
+
+The byte tests run before any parse (socket code that binds, a rendezvous start next to a
+port, a tool of the defaults table) look for these literals in every Python, YAML and shell
+file. `literal in data` is one pass over the file per literal, and a literal most files
+lack costs a pass over all of it: ~20 passes over every byte of a repository's Python. RE2's
+Set (google-re2) matches every literal in one pass; `holds` asks it once per file (the last
+file's answer is kept) and tells whether one literal was among them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+# Every literal a byte test asks about, by the test that asks (`holds` answers for any other
+# literal too, by a pass of its own: tests/test_literals.py keeps this list complete).
+NEEDLES = (
+    # portlint.analysis.sockets.uses_sockets
+    b"socket",
+    # portlint.analysis.rendezvous: a start ...
+    b"init_process_group", b"LLM", b"Engine", b"spawn", b"torchrun", b"torch.distributed.",
+    # ... next to a port written as a literal
+    b"MASTER_PORT", b"VLLM_PORT", b"tcp://", b"--master", b"--rdzv", b"port",
+    # portlint.tool_defaults.mentions_tool
+    b"rayStartParams", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR", b"start", b"ray",
+    b"RAY",
+)
+_INDEX = {needle: i for i, needle in enumerate(NEEDLES)}
+_MATCHER: list[Any] = []  # the compiled RE2 Set, made on first use
+_LAST: list[Any] = [None, 0]  # the bytes last asked about, and a bit per needle they hold
+
+
+def holds(data: bytes, literal: bytes) -> bool:
+    """`literal in data`."""
+    at = _INDEX.get(literal)
+    if at is None:
+        return literal in data
+    if _LAST[0] is not data:
+        _LAST[:] = [data, _bits(data)]
+    return bool(_LAST[1] >> at & 1)
+
+
+def _bits(data: bytes) -> int:
+    if not _MATCHER:
+        import re2
+
+        options = re2.Options()
+        options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
+        options.literal = True
+        matcher = re2.Set.SearchSet(options)
+        for needle in NEEDLES:
+            matcher.Add(needle)
+        matcher.Compile()
+        _MATCHER.append(matcher)
+    return sum(1 << i for i in _MATCHER[0].Match(data) or ())

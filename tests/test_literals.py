@@ -1,0 +1,67 @@
+"""portlint.literals: every literal the byte tests ask about is found in one RE2 pass, and
+`holds` answers exactly as `literal in data` would."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from portlint import discover, engine, literals
+from portlint.literals import NEEDLES, holds
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+# Pieces the generated files are made of: every needle, needles cut short or run together,
+# bytes that are not UTF-8, NULs and newlines.
+PIECES = st.one_of(
+    st.sampled_from(NEEDLES),
+    st.sampled_from(NEEDLES).map(lambda n: n[:-1]),
+    st.sampled_from(NEEDLES).map(lambda n: n[1:]),
+    st.sampled_from([b"\xff\xfe", b"\x80", b"\x00", b"\n", b"\r\n", b" ", b"\xc3\xa9", b"Pstart", b"arRAY"]),
+    st.binary(max_size=6),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(PIECES, max_size=12).map(b"".join), min_size=1, max_size=4))
+def test_holds_is_literal_in_data_for_every_needle(files: list[bytes]) -> None:
+    """Files asked about in turn, each asked about every needle (and twice: the kept answer)."""
+    for data in files:
+        for _ in range(2):
+            assert [holds(data, n) for n in NEEDLES] == [n in data for n in NEEDLES]
+
+
+def test_a_literal_not_listed_is_answered_by_a_pass_of_its_own() -> None:
+    assert holds(b"a bind here", b"bind") and not holds(b"a bound here", b"bind")
+
+
+def test_equal_bytes_of_another_object_are_asked_again() -> None:
+    first = b"x socket y"
+    assert holds(first, b"socket")
+    other = bytes(bytearray(b"x sockex y"))
+    assert not holds(other, b"socket") and holds(first, b"socket")
+
+
+def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read stage's tests over every fixture file ask `holds` only about listed literals
+    (an unlisted one would still be answered right, by a pass over the file of its own)."""
+    asked: set[bytes] = set()
+    real = literals.holds
+
+    def recording(data: bytes, literal: bytes) -> bool:
+        asked.add(literal)
+        return real(data, literal)
+
+    for module in ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tool_defaults"):
+        monkeypatch.setattr(f"{module}.holds", recording)
+    no_token = discover.Prefilter((), ())  # finds no port token, so every other byte test runs
+    files = [p for p in FIXTURES.rglob("*") if p.is_file() and discover.kind_of(str(p))]
+    for path in files:
+        data = path.read_bytes()
+        for kind in ("python", "yaml", "shell"):
+            engine.worth_parsing(kind, data, no_token)
+    assert len(files) > 500
+    assert asked and asked <= set(NEEDLES), asked - set(NEEDLES)
+    assert asked == set(NEEDLES), set(NEEDLES) - asked  # and every listed one is asked about
