@@ -25,6 +25,8 @@ class ModuleIndex:
         self.names: dict[Function, tuple[str, str]] = {}  # node -> (qualified name, owning class)
         self._summaries: dict[Function, Summary | None] = {}
         self._hot_functions: tuple[set[Function], bool] | None = None
+        self._waits = 0  # how many times a summary was asked for while it was being computed
+        self._provisional: set[Function] = set()  # functions whose run met such a summary (None)
         for statement in module.body:
             if isinstance(statement, FUNCTIONS):
                 self.functions[statement.name] = statement
@@ -61,10 +63,15 @@ class ModuleIndex:
         if isinstance(node, External):
             return node.summary()
         if node in self._summaries:
+            if self._summaries[node] is None:
+                self._waits += 1
             return self._summaries[node]  # None while it is being computed: a recursive call
         self._summaries[node] = None
         name, owner = self.names.get(node, (node.name, ""))
+        waits = self._waits
         self._summaries[node] = summary = Flow(self, node, name, owner).run()
+        if self._waits != waits:
+            self._provisional.add(node)
         return summary
 
     def violations(self) -> list[Violation]:
@@ -84,6 +91,10 @@ class ModuleIndex:
                     if other != name:
                         seeds.update(other_seeds)
                         socks.update(other_socks)
+                if not seeds and not socks and method not in self._provisional:
+                    summary = self.summary(method)  # that very run: nothing seeds it, every summary it met was done
+                    found += summary.violations if summary is not None else []
+                    continue
                 found += Flow(self, method, f"{owner}.{name}", owner).run(seeds, socks).violations
         return found
 
