@@ -3,6 +3,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
+
+
+def line_starts(data: bytes) -> list[int]:
+    """The byte offset where each line starts (after each newline), the first at 0. The lengths
+    of the lines summed in C: a Python loop over `find` cost ~1.4x as much."""
+    return list(accumulate(map((1).__add__, map(len, data.split(b"\n")[:-1])), initial=0))
 
 
 class Source:
@@ -18,12 +25,7 @@ class Source:
         self.text = data.decode("utf-8")
         self.ascii = len(self.text) == len(data)
         self._char_starts: list[int] | None = None  # character index of each line start, when needed
-        self.line_starts = [0]
-        find = data.find
-        pos = find(b"\n")
-        while pos != -1:
-            self.line_starts.append(pos + 1)
-            pos = find(b"\n", pos + 1)
+        self.line_starts = line_starts(data)
 
     def line_of(self, offset: int) -> int:
         """1-based line of a byte offset."""

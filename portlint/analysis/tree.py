@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from portlint.source import line_starts
+
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Located = ast.stmt | ast.expr  # the nodes that carry a position (a bare ast.AST has none)
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
@@ -145,12 +147,7 @@ def searchable(data: bytes) -> tuple[bytes, list[int]]:
             line if line.isascii() else unicodedata.normalize("NFKC", line.decode("utf-8", "replace")).encode()
             for line in data.split(b"\n")
         )
-    starts = [0]
-    at = data.find(b"\n")
-    while at != -1:
-        starts.append(at + 1)
-        at = data.find(b"\n", at + 1)
-    return data, starts
+    return data, line_starts(data)
 
 
 def first_line(statement: ast.stmt) -> int:
