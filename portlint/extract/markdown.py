@@ -408,9 +408,11 @@ class _Scanner:
     def scan_text(self, index: int) -> int:
         """A paragraph or heading: only its code spans are searched."""
         stop = self.text_stop(index)
+        start, end = self.lines[index].start, self.lines[stop - 1].end
+        if prose.DIGIT.search(self.data, start, end) is None and self.data.find(b"<!--", start, end) == -1:
+            return stop  # most prose: no number a statement or a code span could give, no comment
         for line in self.lines[index:stop]:
             self.statements(line.content, line.end, ranges_only=True)
-        start, end = self.lines[index].start, self.lines[stop - 1].end
         for kind, span_start, span_end in _inline(self.data, start, end):
             if kind == _CODE_SPAN:
                 self.tokens(span_start, span_end)

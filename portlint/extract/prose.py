@@ -31,7 +31,7 @@ _RANGES = (
     ("open", re.compile(rf"(?<![\w.=:/'\"-]){_NUMBER}\+")),
     ("single", re.compile(rf"(?<![\w.=:/'\"-]){_NUMBER}(?![\w.+]|\s*(?:-|–|—|\.\.)\s*\d|-\w)")),
 )
-_DIGIT = re.compile(rb"[0-9]")
+DIGIT = re.compile(rb"[0-9]")  # what a statement needs, tested before anything else is
 _PORT_WORD = re.compile(rb"(?i)port")  # in every port-like name (naming.is_port_name: the word "port")
 _NEAR_WORDS = 3
 _CLAUSE_END = re.compile(r"[;!?]|\.(?:\s|$)")
@@ -46,7 +46,7 @@ def statements(
     `ranges_only` (running prose, as opposed to a table row or a comment) ignores
     lone numbers: prose mentions ports in passing ("the head uses the next one, 1302").
     """
-    if _DIGIT.search(source.data, start, end) is None:
+    if DIGIT.search(source.data, start, end) is None:
         return
     if not names.selector_names and _PORT_WORD.search(source.data, start, end) is None:
         return  # without selectors only a port-like name is wanted, and none is written here

@@ -190,7 +190,7 @@ def _may_hold_port(data: bytes, at: int) -> bool:
     line_end = data.find(b"\n", at)
     line_end = len(data) if line_end == -1 else line_end
     hash_at = data.find(b"#", line_start, at)
-    if hash_at != -1 and _DIGIT.search(data, hash_at, line_end):
+    if hash_at != -1 and prose.DIGIT.search(data, hash_at, line_end):
         return True  # a comment may state its port (prose.statements needs a digit)
     key_start = at
     while key_start > line_start and data[key_start - 1] in _KEY_BYTES:
@@ -204,7 +204,6 @@ def _may_hold_port(data: bytes, at: int) -> bool:
     return False
 
 
-_DIGIT = re.compile(rb"[0-9]")  # what a layout statement needs (prose.statements)
 _KEY_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
