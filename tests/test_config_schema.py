@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from test_config import ERRORS, YAML_CONFIG
 
 from portlint.config import schema_compiled
 from portlint.config.read import read
 from portlint.config.schema import compile_schema, compiled_accepts, load_schema
-from tests.test_config import ERRORS, YAML_CONFIG
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 COMPILED = Path(schema_compiled.__file__)
