@@ -155,7 +155,8 @@ PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
 
 def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[tuple[Extraction, frozen.Flat | None]]:
     """Workers forked from this process read the jobs from its memory; only the results travel back.
-    Largest files first, one at a time, so no worker is left holding the longest one at the end."""
+    Largest files first, so no worker is left holding the longest one at the end; the small ones
+    a few at a time (a task per file cost more round trips than AReaL's largest file takes)."""
     global _JOBS, _JOB_NAMES
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -165,18 +166,37 @@ def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, worker
             importlib.import_module(module)
     _JOBS, _JOB_NAMES = jobs, names
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
+    tasks = _runs(order, [len(jobs[i][2]) for i in order], workers * TASKS_PER_WORKER)
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = dict(zip(order, pool.map(_job, order)))
+            done = dict(zip(order, (result for results in pool.map(_task, tasks) for result in results)))
     finally:
         _JOBS, _JOB_NAMES = [], None
     return [done[i] for i in range(len(jobs))]
 
 
-def _job(index: int) -> tuple[Extraction, frozen.Flat | None]:
-    path, kind, data, mirrored = _JOBS[index]
+TASKS_PER_WORKER = 8  # a pool's tasks: each a round trip to a worker, so not one per file (README, "Speed")
+
+
+def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
+    """`items` cut, in order, into about `count` runs of about equal total size: the largest
+    items each alone, the many small ones together."""
+    target = sum(sizes) / count
+    runs: list[list[int]] = [[]]
+    total = 0
+    for item, size in zip(items, sizes):
+        if total >= target and runs[-1]:
+            runs.append([])
+            total = 0
+        runs[-1].append(item)
+        total += size
+    return runs if items else []
+
+
+def _task(indices: list[int]) -> list[tuple[Extraction, frozen.Flat | None]]:
     assert _JOB_NAMES is not None
-    return _result(extract_file(path, kind, data, _JOB_NAMES, mirrored))
+    names = _JOB_NAMES
+    return [_result(extract_file(*_JOBS[i][:3], names, _JOBS[i][3])) for i in indices]
 
 
 def _result(state: FileState) -> tuple[Extraction, frozen.Flat | None]:

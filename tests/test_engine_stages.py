@@ -83,6 +83,17 @@ def test_without_a_pool_the_work_is_done_here(demo: Path, monkeypatch: pytest.Mo
     assert engine.extract_many(jobs, run.names) == serial
 
 
+def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
+    """Largest first: a big file is a task of its own, the small ones go together, in order."""
+    assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5, 1, 2, 4]]
+    assert engine._runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3, 4]]
+    assert engine._runs([1, 2, 3], [0, 0, 0], 2) == [[1], [2], [3]]
+    assert engine._runs([], [], 16) == []
+    order = list(range(300))
+    runs = engine._runs(order, [1000 - i for i in order], 16)
+    assert [i for run in runs for i in run] == order and 14 <= len(runs) <= 17
+
+
 def test_small_inputs_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PORTLINT_WORKERS", raising=False)
     assert engine._workers(engine.PARALLEL_BYTES - 1) == 1
