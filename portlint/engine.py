@@ -175,7 +175,7 @@ def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, worker
     return [done[i] for i in range(len(jobs))]
 
 
-TASKS_PER_WORKER = 8  # a pool's tasks: each a round trip to a worker, so not one per file (README, "Speed")
+TASKS_PER_WORKER = 8  # each task is a round trip to a worker, so not one per file (README, "Parallel where it pays")
 
 
 def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
@@ -194,9 +194,13 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
 
 
 def _task(indices: list[int]) -> list[tuple[Extraction, frozen.Flat | None]]:
+    """One task of a pool's worker: the per-file stage of a run of jobs, in order."""
     assert _JOB_NAMES is not None
-    names = _JOB_NAMES
-    return [_result(extract_file(*_JOBS[i][:3], names, _JOBS[i][3])) for i in indices]
+    found = []
+    for index in indices:
+        path, kind, data, mirrored = _JOBS[index]
+        found.append(_result(extract_file(path, kind, data, _JOB_NAMES, mirrored)))
+    return found
 
 
 def _result(state: FileState) -> tuple[Extraction, frozen.Flat | None]:
