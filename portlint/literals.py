@@ -9,6 +9,7 @@ file's answer is kept) and tells whether one literal was among them.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 # Every literal a byte test asks about, by the test that asks (`holds` answers for any other
@@ -25,7 +26,6 @@ NEEDLES = (
     b"RAY",
 )
 _INDEX = {needle: i for i, needle in enumerate(NEEDLES)}
-_MATCHER: list[Any] = []  # the compiled RE2 Set, made on first use
 _LAST: list[Any] = [None, 0]  # the bytes last asked about, and a bit per needle they hold
 
 
@@ -40,15 +40,19 @@ def holds(data: bytes, literal: bytes) -> bool:
 
 
 def _bits(data: bytes) -> int:
-    if not _MATCHER:
-        import re2
+    return sum(1 << i for i in _matcher().Match(data) or ())
 
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
-        options.literal = True
-        matcher = re2.Set.SearchSet(options)
-        for needle in NEEDLES:
-            matcher.Add(needle)
-        matcher.Compile()
-        _MATCHER.append(matcher)
-    return sum(1 << i for i in _MATCHER[0].Match(data) or ())
+
+@cache
+def _matcher() -> Any:
+    """The needles as one RE2 Set, compiled on first use."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
+    options.literal = True
+    matcher = re2.Set.SearchSet(options)
+    for needle in NEEDLES:
+        matcher.Add(needle)
+    matcher.Compile()
+    return matcher

@@ -19,8 +19,8 @@ from portlint.literals import holds
 from portlint.model import Command
 
 # What the table's tools look like as bytes: a file without any runs none of them,
-# whatever its port tokens say (`ray start` with no port option at all). Plain
-# `in` tests first (fast); the regex only where "start" occurs.
+# whatever its port tokens say (`ray start` with no port option at all). Literal
+# tests first (portlint.literals: one pass for all); the regex only where "start" occurs.
 # tests/test_tool_defaults.py keeps this in step with the table.
 _NEEDLES = (b"rayStartParams", b"torchrun", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR")
 _RAY_START = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b")

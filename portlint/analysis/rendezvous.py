@@ -30,9 +30,9 @@ from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, hold
 from portlint.literals import holds
 
 CODE = "PL604"
-# One test per alternative: the literal it opens with (`in` is a fast byte search, and most
-# files hold none of them), then the pattern for the rest. One pattern opening with an
-# alternation is many times slower: `re` cannot scan for a literal then.
+# One test per alternative: the literal it opens with (portlint.literals finds them all in one
+# pass, and most files hold none of them), then the pattern for the rest, only where the literal
+# is. One pattern opening with an alternation is many times slower: `re` cannot scan for a literal then.
 _STARTS = tuple((literal, re.compile(pattern)) for literal, pattern in (
     (b"init_process_group", rb"init_process_group"), (b"LLM", rb"LLM\s*\("), (b"Engine", rb"Engine\s*\("),
     (b"spawn", rb"spawn\s*\("), (b"torchrun", rb"torchrun"), (b"torch.distributed.", rb"torch\.distributed\.(?:run|launch)"),
