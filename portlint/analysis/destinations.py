@@ -35,9 +35,9 @@ from portlint.analysis.tree import (
     dotted,
     end_line,
     first_line,
-    holds_hot,
     lines_holding,
     searchable,
+    statement_holds_hot,
     statements,
 )
 from portlint.model import Site
@@ -91,7 +91,7 @@ class _Module:
         whose lines can hold it (a long class: one method, not all); False if that did not reach it.
         Every mapped parent is a child's own, found by going down, so a position that misleads
         (decorators above a `def`, an f-string's inner nodes) costs the full walk, never a wrong parent."""
-        first, last = node.lineno, node.end_lineno or node.lineno
+        first, last = node.lineno, end_line(node)
         pending: list[ast.AST] = [statement]
         while pending:
             current = pending.pop()
@@ -101,7 +101,7 @@ class _Module:
                     return True
                 if isinstance(child, (ast.stmt, ast.expr)):
                     top = first_line(child) if isinstance(child, ast.stmt) else child.lineno
-                    if not top <= first or (child.end_lineno or child.lineno) < last:
+                    if not top <= first or end_line(child) < last:
                         continue
                 self._parents[child] = current
                 pending.append(child)
@@ -171,7 +171,7 @@ class _Walk:
             return
         hot = self.lines_with(module.path, attr)
         for method in (s for s in owner.body if isinstance(s, FUNCTIONS)):
-            if not holds_hot(hot, first_line(method), end_line(method)):
+            if not statement_holds_hot(hot, method):
                 continue  # a long class: only the methods that spell the attribute are walked
             receiver = method.args.args[0].arg if method.args.args else ""
             for node in ast.walk(method):
@@ -184,7 +184,7 @@ class _Walk:
         key = (path, word)
         if key not in self.lines:
             if path not in self.texts:
-                self.texts[path] = searchable(self.files.get(path, b""))
+                self.texts[path] = searchable(self.files[path])
             text, starts = self.texts[path]
             self.lines[key] = sorted(lines_holding(text, starts, [word.encode()]))
         return self.lines[key]

@@ -162,6 +162,11 @@ def holds_hot(hot: list[int], first: int, last: int) -> bool:
     return at < len(hot) and hot[at] <= last
 
 
+def statement_holds_hot(hot: list[int], statement: ast.stmt) -> bool:
+    """Whether one of the sorted line numbers `hot` lies in the statement, its decorators included."""
+    return holds_hot(hot, first_line(statement), end_line(statement))
+
+
 def lines_holding(text: bytes, starts: list[int], words: Iterable[bytes], whole: bool = True) -> set[int]:
     """The 1-based lines of a `searchable` text holding one of the words (`whole`: not as part
     of a longer identifier)."""

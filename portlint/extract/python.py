@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from portlint import analysis
-from portlint.analysis.tree import Visitor, dotted, first_line, holds_hot
+from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
 from portlint.extract import Extraction, Suppression, prose, python_commands, python_outline, suppression_in
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
@@ -133,7 +133,7 @@ class _SiteFinder(Visitor):
 
     def visit(self, node: ast.AST) -> None:
         if self.hot is not None and isinstance(node, ast.stmt) and not (self.blocks_hot and hasattr(node, "body")) \
-                and not holds_hot(self.hot, first_line(node), node.end_lineno or node.lineno):
+                and not statement_holds_hot(self.hot, node):
             return  # nothing port-like is written in this statement: no site inside
         super().visit(node)
 

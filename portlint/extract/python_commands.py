@@ -22,7 +22,14 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from portlint.analysis.tree import FUNCTIONS, Visitor, dotted, first_line, holds_hot, lines_holding, searchable
+from portlint.analysis.tree import (
+    FUNCTIONS,
+    Visitor,
+    dotted,
+    lines_holding,
+    searchable,
+    statement_holds_hot,
+)
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -88,7 +95,7 @@ class _Finder(Visitor):
 
     def visit(self, node: ast.AST) -> None:
         if isinstance(node, ast.stmt) and not (self.functions and self.command_functions[-1]) \
-                and not holds_hot(self.hot, first_line(node), node.end_lineno or node.lineno):
+                and not statement_holds_hot(self.hot, node):
             self._cold(node)
             return
         super().visit(node)
