@@ -93,7 +93,8 @@ class ModuleIndex:
                         socks.update(other_socks)
                 if not seeds and not socks and method not in self._provisional:
                     summary = self.summary(method)  # that very run: nothing seeds it, every summary it met was done
-                    found += summary.violations if summary is not None else []
+                    assert summary is not None  # computed by _kept_on_self above
+                    found += summary.violations
                     continue
                 found += Flow(self, method, f"{owner}.{name}", owner).run(seeds, socks).violations
         return found
