@@ -182,15 +182,15 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
     """`items` cut, in order, into about `count` runs of about equal total size: the largest
     items each alone, the many small ones together."""
     target = sum(sizes) / count
-    runs: list[list[int]] = [[]]
+    runs: list[list[int]] = []
     total = 0
     for item, size in zip(items, sizes):
-        if total >= target and runs[-1]:
+        if not runs or total >= target:
             runs.append([])
             total = 0
         runs[-1].append(item)
         total += size
-    return runs if items else []
+    return runs
 
 
 def _task(indices: list[int]) -> list[tuple[Extraction, frozen.Flat | None]]:
