@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -22,10 +23,23 @@ from test_config import ERRORS, YAML_CONFIG
 
 from portlint.config import schema_compiled
 from portlint.config.read import read
-from portlint.config.schema import compile_schema, compiled_accepts, load_schema
+from portlint.config.schema import compiled_accepts, load_schema
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 COMPILED = Path(schema_compiled.__file__)
+
+
+def compile_schema() -> str:
+    """schema_compiled.py's text: fastjsonschema's code for schema.json, under a header naming the
+    digest of the schema it was made from."""
+    data = (files("portlint.config") / "schema.json").read_bytes()
+    header = (
+        "# schema.json compiled to Python by fastjsonschema.compile_to_code: do not edit.\n"
+        "# `PORTLINT_UPDATE_FIXTURES=1 pytest tests/test_config_schema.py` makes it again.\n"
+        f"# schema.json sha256: {hashlib.sha256(data).hexdigest()}\n"
+    )
+    code: str = fastjsonschema.compile_to_code(json.loads(data))
+    return header + code.rstrip("\n") + "\n"
 
 
 def jsonschema_accepts(data: Any) -> bool:

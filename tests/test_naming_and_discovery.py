@@ -5,9 +5,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from portlint import discover, locate
 from portlint.naming import NameFilter, is_port_name, range_stem, role_of
+from portlint.source import line_starts
 
 
 @pytest.mark.parametrize("name", [
@@ -104,3 +107,9 @@ def test_inside_refuses_symlinks_leaving_the_root(tmp_path: Path) -> None:
     (root / "loop.yaml").symlink_to(root / "loop.yaml")
     assert not locate.inside(root, root / "out.yaml")
     assert not locate.inside(root, root / "loop.yaml")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"\r\n", b"\r", b"x", b"port = 1", b"\xff", b""]), max_size=30).map(b"".join))
+def test_line_starts_are_the_offsets_after_each_newline(data: bytes) -> None:
+    assert line_starts(data) == [0, *(i + 1 for i, byte in enumerate(data) if byte == 0x0A)]

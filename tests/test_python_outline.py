@@ -13,8 +13,6 @@ import itertools
 import sys
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from portlint.extract import python_outline
 from portlint.source import Source
@@ -211,12 +209,3 @@ def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:
 )
 def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> None:
     assert sparse(text, [2]) is None
-
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([b"\n", b"\r\n", b"\r", b"x", b"port = 1", b"\xff", b""]), max_size=30).map(b"".join))
-def test_line_starts_are_the_offsets_after_each_newline(data: bytes) -> None:
-    from portlint.source import line_starts
-
-    assert line_starts(data) == [0, *(i + 1 for i, byte in enumerate(data) if byte == 0x0A)]

@@ -48,24 +48,6 @@ def compiled_accepts(data: Any) -> bool:
     return True
 
 
-def compile_schema() -> str:
-    """schema_compiled.py's text: fastjsonschema's code for schema.json, under a header naming the
-    digest of the schema it was made from."""
-    import hashlib
-    from importlib.resources import files
-
-    import fastjsonschema
-
-    data = (files("portlint.config") / "schema.json").read_bytes()
-    header = (
-        "# schema.json compiled to Python by fastjsonschema.compile_to_code: do not edit.\n"
-        "# `PORTLINT_UPDATE_FIXTURES=1 pytest tests/test_config_schema.py` makes it again.\n"
-        f"# schema.json sha256: {hashlib.sha256(data).hexdigest()}\n"
-    )
-    code: str = fastjsonschema.compile_to_code(json.loads(data))
-    return header + code.rstrip("\n") + "\n"
-
-
 def _schema_message(error: Any) -> str:
     """A jsonschema ValidationError as "expected X, got Y" (or an unknown/missing key)."""
     keyword, schema, instance = error.validator, error.schema, error.instance
