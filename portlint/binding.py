@@ -1,12 +1,13 @@
 """Bind sites to bands, and pair range bounds into ranges."""
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from msgspec import structs
 
 from portlint.model import BASE, HIGH, LOW, Band, Layout, Range, Selector, Site
 from portlint.naming import range_stem
@@ -86,7 +87,7 @@ def bind(sites: Iterable[Site], bands: tuple[Band, ...]) -> tuple[Site, ...]:
         claim = band_for(site, bands) if bands else None
         if claim is not None:
             band, role = claim
-            site = dataclasses.replace(site, band=band.name, role=role)
+            site = structs.replace(site, band=band.name, role=role)
         bound.append(site)
     return tuple(bound)
 

@@ -10,7 +10,7 @@ selector names of the config (the only part of the config extraction reads).
 One index file per salt under `.portlint_cache/<version>/`, written whole
 through a temporary and a rename, so a concurrent run sees the old index or the
 new one, never a half; the last writer wins. The index is JSON decoded into
-portlint's own dataclasses only (never pickle: a repository could ship a cache
+portlint's own records (msgspec Structs) only (never pickle: a repository could ship a cache
 file, and loading it must not run code). A corrupt or foreign index is ignored
 and rewritten; a cache directory that cannot be written is a note, and the run
 goes on without it.
@@ -18,7 +18,6 @@ goes on without it.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import importlib
 import importlib.util
@@ -27,6 +26,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from portlint import __version__
 
@@ -178,10 +179,10 @@ def clean(root: Path) -> bool:
     return True
 
 
-# -- the codec: portlint's dataclasses and the builtin containers, as JSON ------------------
+# -- the codec: portlint's records and the builtin containers, as JSON ------------------
 # A container is a list whose first item says what it is: ["t", ...] tuple, ["l", ...] list,
 # ["f", ...] frozenset, ["s", ...] set, ["d", k, v, ...] dict, ["b", hex] bytes,
-# ["@module:Class", field, ...] a dataclass of portlint (its fields in order).
+# ["@module:Class", field, ...] a record of portlint (its fields in order).
 _CLASSES: dict[str, type] = {}
 
 
@@ -209,12 +210,12 @@ _SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 
 def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
-    """A portlint dataclass's tag and field names; TypeError for anything else."""
-    if not (dataclasses.is_dataclass(cls) and cls.__module__.startswith("portlint.") and _constructible(cls)):
+    """A portlint record's tag and field names; TypeError for anything else."""
+    if not (isinstance(cls, type) and issubclass(cls, Struct) and cls.__module__.startswith("portlint.")):
         raise TypeError(f"not cacheable: {cls.__name__}")
     tag = f"@{cls.__module__}:{cls.__qualname__}"
     _CLASSES.setdefault(tag, cls)
-    _SHAPES[cls] = tag, tuple(f.name for f in dataclasses.fields(cls))
+    _SHAPES[cls] = tag, cls.__struct_fields__  # the order __init__ takes them in
     return _SHAPES[cls]
 
 
@@ -244,7 +245,7 @@ def decode(value: Any) -> Any:
 
 
 def _class(tag: str) -> type:
-    """A dataclass of portlint named by a tag; anything else is refused (never arbitrary code)."""
+    """A record of portlint named by a tag; anything else is refused (never arbitrary code)."""
     if not (isinstance(tag, str) and tag.startswith("@portlint.")):
         raise ValueError(f"unknown tag {tag!r}")
     module, _, name = tag[1:].partition(":")
@@ -252,14 +253,10 @@ def _class(tag: str) -> type:
     for part in name.split("."):
         cls = getattr(cls, part)
     if not isinstance(cls, type) or cls.__module__ != module:
-        raise ValueError(f"not a portlint dataclass: {tag!r}")
+        raise ValueError(f"not a portlint record: {tag!r}")
     try:
         _shape(cls)
     except TypeError:
-        raise ValueError(f"not a portlint dataclass: {tag!r}") from None
+        raise ValueError(f"not a portlint record: {tag!r}") from None
     return cls
 
-
-def _constructible(cls: type) -> bool:
-    """Every field is an __init__ argument, in order: the class can be rebuilt from its fields."""
-    return all(f.init for f in dataclasses.fields(cls))

@@ -13,10 +13,11 @@ import os
 import re
 import subprocess
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     import pathspec
@@ -61,8 +62,7 @@ _PORT_TOKENS = (
 )
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(Struct, frozen=True):
     path: str  # relative to the root, POSIX separators
     kind: str
 

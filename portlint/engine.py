@@ -16,10 +16,11 @@ import os
 import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeGuard
+
+from msgspec import Struct, field
 
 from portlint import analysis, cache, discover, frozen, locate, writer
 from portlint.binding import bind, files_match
@@ -38,8 +39,7 @@ _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UT
 FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(Struct, frozen=True):
     select: tuple[str, ...] = ()  # codes or prefixes; empty: every rule
     ignore: tuple[str, ...] = ()
     fix: bool = False
@@ -49,8 +49,7 @@ class Options:
     cache: bool = False  # keep per-file results in .portlint_cache/ (the CLI's default; --no-cache)
 
 
-@dataclass(frozen=True)
-class FileState:
+class FileState(Struct, frozen=True):
     """One file as the per-file stage leaves it: plain data, picklable."""
 
     path: str
@@ -60,8 +59,7 @@ class FileState:
     tree: frozen.Flat | None = None  # a frozen pair's side: its composed YAML, flattened
 
 
-@dataclass
-class Outcome:
+class Outcome(Struct):
     problems: list[Problem]
     notes: list[str] = field(default_factory=list)
     changed: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from portlint.model import FrozenSpec
 from portlint.source import Source
@@ -23,8 +24,7 @@ _MERGE_KEY = "<<"
 _NODE_BUDGET = 50_000
 
 
-@dataclass(frozen=True)
-class Scalar:
+class Scalar(Struct, frozen=True):
     """One scalar value at a key path, as written, with where its literal is."""
 
     path: str  # the file it is written in (a parent, for inherited keys)
@@ -36,8 +36,7 @@ class Scalar:
     quote: str  # "", "'" or '"'
 
 
-@dataclass(frozen=True)
-class Tree:
+class Tree(Struct, frozen=True):
     """Every scalar of a file (parents merged in), plus the key paths of its collections."""
 
     scalars: dict[str, Scalar] = field(default_factory=dict)
@@ -50,8 +49,7 @@ class InheritanceError(Exception):
     """A parent named in `defaults:` is missing or the chain loops; the chain is in the message."""
 
 
-@dataclass(frozen=True)
-class FrozenPair:
+class FrozenPair(Struct, frozen=True):
     copy: str
     source: str  # "" when no template exists
     spec: FrozenSpec
@@ -231,8 +229,7 @@ def _scalar(source: Source, node: Any, bom: int = 0) -> Scalar:
     return Scalar(source.path, line, column, start, end, node.value, quote)
 
 
-@dataclass(frozen=True)
-class FrozenCheck:
+class FrozenCheck(Struct, frozen=True):
     """What PL401/PL402 compare: a pair, both trees, and the key paths in scope."""
 
     pair: FrozenPair

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 
 if TYPE_CHECKING:
@@ -38,8 +40,7 @@ HIGH = "high"
 BASE = "base"
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(Struct, frozen=True):
     """One place in one file where a port number is written.
 
     `start`/`end` are the byte span of the number's digits inside the file;
@@ -80,8 +81,7 @@ class Site:
         return self.kind in DOC_KINDS
 
 
-@dataclass(frozen=True)
-class Selector:
+class Selector(Struct, frozen=True):
     """Binds sites to a band: a name plus optional file glob, kind and role."""
 
     name: str
@@ -90,14 +90,12 @@ class Selector:
     role: str = ""
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(Struct, frozen=True):
     stride: int
     count: int
 
 
-@dataclass(frozen=True)
-class FrozenSpec:
+class FrozenSpec(Struct, frozen=True):
     """Files matching `copies` mirror a source: the first template that exists.
 
     Templates take `{name}` (the copy's file name) and `{stem}` (without suffix).
@@ -114,8 +112,7 @@ class FrozenSpec:
         return tuple(template.format(name=name, stem=stem) for template in self.sources)
 
 
-@dataclass(frozen=True)
-class Band:
+class Band(Struct, frozen=True):
     """A named, inclusive port range of the canonical layout."""
 
     name: str
@@ -151,8 +148,7 @@ class Band:
         return self.low <= other.high and other.low <= self.high
 
 
-@dataclass(frozen=True)
-class Failure:
+class Failure(Struct, frozen=True):
     """A file that could not be read or parsed (PL001)."""
 
     path: str
@@ -161,8 +157,7 @@ class Failure:
     reason: str
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(Struct, frozen=True):
     """One simple command as written in a script or a YAML command string (`ray start --head ...`).
 
     `words` are the command's words with quotes removed and expansions kept as
@@ -181,8 +176,7 @@ class Command:
     pod_network: bool = False  # runs in a Kubernetes pod's own network namespace (no hostNetwork)
 
 
-@dataclass(frozen=True)
-class CodeFile:
+class CodeFile(Struct, frozen=True):
     """A Python file the code-pattern rules read (PL601/PL602/PL604): what the extraction found in it, and
     its bytes for the files that call helpers of other modules."""
 
@@ -192,16 +186,14 @@ class CodeFile:
     sockets: Facts | None = None  # what the code analyses found in it, computed by the extraction
 
 
-@dataclass(frozen=True)
-class Range:
+class Range(Struct, frozen=True):
     """A low site and its high sibling: same file, same scope, same name stem."""
 
     low: Site
     high: Site
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(Struct, frozen=True):
     """A range (a low site and its high sibling) or a single port, as written in one place."""
 
     low: int

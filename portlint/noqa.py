@@ -22,10 +22,10 @@ problem in the config file, a line where no comment is a comment) is listed.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field, structs
 
 from portlint import writer
 from portlint.config import Config
@@ -40,8 +40,7 @@ _NOT_SUPPRESSIBLE = {
 }
 
 
-@dataclass
-class NoqaOutcome:
+class NoqaOutcome(Struct):
     added: int = 0  # comments added or merged into an existing one
     suppressed: list[Problem] = field(default_factory=list)
     refused: list[tuple[Problem, str]] = field(default_factory=list)  # problems left, and why
@@ -51,7 +50,7 @@ class NoqaOutcome:
 
 
 def add_noqa(config: Config, options: Options) -> NoqaOutcome:
-    engine = Engine(config, dataclasses.replace(options, fix=False, unsafe_fixes=False))
+    engine = Engine(config, structs.replace(options, fix=False, unsafe_fixes=False))
     files = dict(engine.scan())
     problems = engine.check(files)
     original = {path: state.data for path, state in files.items()}

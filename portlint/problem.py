@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from msgspec import Struct
+
 from portlint.model import Band, Site
 
 
-@dataclass(frozen=True, order=True)
-class Edit:
+class Edit(Struct, frozen=True, order=True):
     start: int  # byte offset into the original file, inclusive
     end: int  # exclusive
     text: bytes
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(Struct, frozen=True):
     edits: tuple[Edit, ...]
     safe: bool = True  # unsafe fixes apply only with --unsafe-fixes
 
@@ -28,8 +28,7 @@ class Fix:
         return self.safe or unsafe_fixes
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Struct, frozen=True):
     """A rule as reports describe it: its code, its name and its documentation
     (the rule module's docstring, as `portlint rule CODE` prints it)."""
 

@@ -26,9 +26,10 @@ port of another pod or process, so they are not compared at all; nor are kind's
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import PurePosixPath
+
+from msgspec import structs
 
 from portlint.model import Site
 
@@ -81,7 +82,7 @@ def service_words(site: Site, name: str = "") -> frozenset[str]:
 
 def context_words(site: Site) -> frozenset[str]:
     """The words of the nearest enclosing key, class or function that says something, else of its file."""
-    return service_words(dataclasses.replace(site, name=site.name.rsplit(".", 1)[0] + ".port"
+    return service_words(structs.replace(site, name=site.name.rsplit(".", 1)[0] + ".port"
                                              if "." in site.name else "port"))
 
 

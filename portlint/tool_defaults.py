@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from portlint.literals import holds
 from portlint.model import Command
@@ -40,8 +42,7 @@ _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 Default = tuple[int, int] | None  # (low, high), a single port as (p, p); None: picked at random
 
 
-@dataclass(frozen=True)
-class PortDefault:
+class PortDefault(Struct, frozen=True):
     what: str
     default: Default
     flag: str = ""  # normalized: `--min-worker-port`
@@ -67,8 +68,7 @@ class PortDefault:
         return dict(self.via).get(launcher, self.default) if launcher else self.default
 
 
-@dataclass(frozen=True, eq=False)  # compared and hashed by identity: cheap as a cache key
-class Tool:
+class Tool(Struct, frozen=True, eq=False):  # compared and hashed by identity: cheap as a cache key
     name: str
     ports: tuple[PortDefault, ...]
     runs: tuple[tuple[str, ...], ...] = ()
@@ -77,8 +77,7 @@ class Tool:
     reference: str = ""
 
 
-@dataclass(frozen=True)
-class Invocation:
+class Invocation(Struct, frozen=True):
     """A command that runs a tool: its options (normalized name -> value; "" for a bare flag)."""
 
     tool: Tool

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from portlint.binding import band_for, canonical
 from portlint.model import HIGH, LOW, Layout, Site

@@ -24,7 +24,8 @@ Fix: none; decide which service moves (then PL301 fixes bound sites).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from portlint.model import MAX_PORT, Layout, Site
 from portlint.problem import Problem
@@ -38,8 +39,7 @@ NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
 _SHOWN = 4  # places named per member; the rest are counted
 
 
-@dataclass
-class _Written:
+class _Written(Struct):
     """One range or port under one name, at the first place it is written."""
 
     identity: str

@@ -5,6 +5,8 @@ import subprocess
 import sys
 import textwrap
 
+from msgspec import structs
+
 from portlint.analysis.sockets import Finding, findings
 
 
@@ -411,7 +413,7 @@ def test_exports_are_plain_data_a_caller_in_another_module_follows() -> None:
     facts = analyse(helper, ast.parse(helper))
     assert facts.findings == () and [e.name for e in facts.exports] == ["get_free_port"]
     assert pickle.loads(pickle.dumps(facts)) == facts
-    assert not any(isinstance(v, ast.AST) for e in facts.exports for v in vars(e).values())
+    assert not any(isinstance(v, ast.AST) for e in facts.exports for v in structs.asdict(e).values())
     caller = textwrap.dedent("""\
         from .net import get_free_port
         class Server:

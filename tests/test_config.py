@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from msgspec import structs
 
 from portlint.config import (
     DEFAULT_INCLUDE,
@@ -110,7 +111,7 @@ def positions(config: Config) -> list[tuple[str, int, int]]:
 
 
 def without_positions(config: Config) -> tuple[Band, ...]:
-    return tuple(dataclasses.replace(band, line=1, column=1) for band in config.bands)
+    return tuple(structs.replace(band, line=1, column=1) for band in config.bands)
 
 
 # Discovery

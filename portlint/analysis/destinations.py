@@ -27,8 +27,9 @@ import ast
 import bisect
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+
+from msgspec import Struct, field
 
 from portlint.analysis.tree import (
     FUNCTIONS,
@@ -55,8 +56,7 @@ UNKNOWN = "unknown"
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-@dataclass
-class _Module:
+class _Module(Struct):
     """A parsed file. A node's parent is found by going down from its top-level statement into the
     children whose lines can hold it; every parent met on the way is kept."""
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from portlint.analysis.expressions import Evaluator
 from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
@@ -50,8 +51,7 @@ MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (finding
 LOOP_ROUNDS = 2
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(Struct, frozen=True):
     sid: Hashable
     origin: Located  # the bind, or the call of the helper that bound or probed
     kind: Kind
@@ -61,8 +61,7 @@ class Violation:
     elsewhere: bool = False  # bound by another method of the class (reported at the release)
 
 
-@dataclass
-class Summary:
+class Summary(Struct):
     """What a function does, seen from a caller in the same module."""
 
     params: tuple[str, ...] = ()
@@ -80,8 +79,7 @@ class Summary:
     violations: list[Violation] = field(default_factory=list)
 
 
-@dataclass
-class _Loop:
+class _Loop(Struct):
     depth: int  # len(Flow.exits) when the loop started
     breaks: list[State] = field(default_factory=list)
     continues: list[State] = field(default_factory=list)

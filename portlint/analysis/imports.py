@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Hashable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from portlint.analysis.flow import Summary
 from portlint.analysis.tree import statements
@@ -24,8 +25,7 @@ from portlint.analysis.values import Addr, Marker, Num, Param, Sock, Tup
 MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers
 
 
-@dataclass(frozen=True)
-class Export:
+class Export(Struct, frozen=True):
     """One top-level function's summary as plain data (see flow.Summary): ints, strings, tuples, frozensets."""
 
     name: str

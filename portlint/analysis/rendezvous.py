@@ -23,7 +23,8 @@ import ast
 import re
 import shlex
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, holds_hot, lines_holding, searchable
@@ -60,8 +61,7 @@ _FLAGS = ("--master-port", "--master_port", "--rdzv-endpoint", "--rdzv_endpoint"
 _DEFAULT_VARS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Struct, frozen=True):
     """A start found in a function: what, where, its fixed port and where that port was written."""
 
     node: ast.Call

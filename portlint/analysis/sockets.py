@@ -23,8 +23,9 @@ import ast
 import re
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from portlint.literals import holds
 from portlint.model import Layout
@@ -41,8 +42,7 @@ _READ_BACK = re.compile(rb"getsockname|server_port|server_address")
 _SERVERS = ("create_server", "start_server", "make_server")
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Struct, frozen=True):
     line: int  # 1-based
     column: int  # 1-based, in characters
     end_line: int
@@ -56,8 +56,7 @@ def uses_sockets(data: bytes) -> bool:
     return holds(data, b"socket") and _BINDS.search(data) is not None
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(Struct, frozen=True):
     """What the code analyses found in one file: findings, and its helpers' summaries for other modules."""
 
     findings: tuple[Finding, ...] = ()

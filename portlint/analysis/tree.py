@@ -11,8 +11,9 @@ import bisect
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TypeGuard
+
+from msgspec import Struct
 
 from portlint.source import line_starts
 
@@ -220,14 +221,12 @@ def dotted(node: ast.AST) -> str:
     return ".".join(reversed(parts))
 
 
-@dataclass(frozen=True)
-class Point:
+class Point(Struct, frozen=True):
     line: int  # 1-based
     column: int  # 0-based, in characters
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(Struct, frozen=True):
     start: Point
     end: Point
 

@@ -9,8 +9,10 @@ hashable id (`sid`); `SockState` is what one path knows about one socket.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 if TYPE_CHECKING:
     import ast
@@ -24,35 +26,29 @@ CHOSEN_PORT = "chosen"
 Kind = str | tuple[str, int]
 
 
-@dataclass(frozen=True)
-class Sock:
+class Sock(Struct, frozen=True):
     sid: Hashable
 
 
-@dataclass(frozen=True)
-class Num:
+class Num(Struct, frozen=True):
     """The port number of socket `sid` (from getsockname(), or the candidate it was bound to)."""
 
     sid: Hashable
 
 
-@dataclass(frozen=True)
-class Addr:
+class Addr(Struct, frozen=True):
     sid: Hashable
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(Struct, frozen=True):
     index: int
 
 
-@dataclass(frozen=True)
-class Tup:
+class Tup(Struct, frozen=True):
     items: tuple[frozenset, ...]
 
 
-@dataclass(frozen=True)
-class Marker:
+class Marker(Struct, frozen=True):
     name: str
 
 
@@ -65,8 +61,7 @@ Values = frozenset  # of Value
 NOTHING: frozenset = frozenset()
 
 
-@dataclass(frozen=True)
-class Release:
+class Release(Struct, frozen=True):
     """How a socket was let go: `close`, `with`, `helper` (closed by a function of the module), `probe`, `del`."""
 
     node: Located
@@ -74,8 +69,7 @@ class Release:
     helper: str = ""
 
 
-@dataclass(frozen=True)
-class Escape:
+class Escape(Struct, frozen=True):
     """How a port number left the function: `return`, `store`, `pass` (to a call) or `yield`."""
 
     node: Located | None  # None: the end of the function
@@ -83,8 +77,7 @@ class Escape:
     target: ast.expr | None = None  # where a stored number went
 
 
-@dataclass(frozen=True)
-class SockState:
+class SockState(Struct, frozen=True):
     binds: frozenset = NOTHING  # of (origin node or None when bound in another method, Kind)
     released: Release | None = None
     held: bool = False  # returned, stored or handed to a call: someone else keeps it open
@@ -121,8 +114,7 @@ def numeric(values: Iterable[Value]) -> frozenset:
     return frozenset(v for v in flatten(values) if isinstance(v, Num) or v is CANDIDATE)
 
 
-@dataclass
-class State:
+class State(Struct):
     """One path through a function: variables, sockets, and port numbers stored so far."""
 
     env: dict[str, frozenset]

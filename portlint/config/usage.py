@@ -12,8 +12,9 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from types import ModuleType
+
+from msgspec import Struct, field
 
 from portlint import discover
 from portlint.config.build import DEFAULT_INCLUDE, Config
@@ -23,8 +24,7 @@ from portlint.frozen import FrozenPair
 NEEDS_FROZEN = ("PL401", "PL402")  # rules that read `frozen:` pairs and nothing else
 
 
-@dataclass(frozen=True)
-class Dropped:
+class Dropped(Struct, frozen=True):
     """A kind of file the repository has, which include/exclude leave with no file to check."""
 
     kind: str
@@ -35,8 +35,7 @@ class Dropped:
     pattern: str  # that entry's glob
 
 
-@dataclass(frozen=True)
-class Idle:
+class Idle(Struct, frozen=True):
     """A --select item none of whose rules can run: (item, rules that need a layout, rules that need frozen:)."""
 
     item: str
@@ -44,8 +43,7 @@ class Idle:
     need_frozen: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Usage:
+class Usage(Struct, frozen=True):
     """What the engine saw of the config's file-level entries; the rule judges it."""
 
     config_path: str  # "" in zero-config

@@ -7,8 +7,9 @@ set (reported as PL001), never an exception.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from portlint.model import Command, Site
 
@@ -18,8 +19,7 @@ if TYPE_CHECKING:
 _SUPPRESSION = re.compile(r"portlint:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
-@dataclass(frozen=True)
-class Suppression:
+class Suppression(Struct, frozen=True):
     """`portlint: ignore` or `portlint: ignore[PL101,PL301]` inside one comment."""
 
     line: int
@@ -29,8 +29,7 @@ class Suppression:
     end: int
 
 
-@dataclass(frozen=True)
-class Extraction:
+class Extraction(Struct, frozen=True):
     sites: tuple[Site, ...] = ()
     suppressions: tuple[Suppression, ...] = ()
     error: str = ""

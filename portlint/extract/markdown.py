@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import NamedTuple
+
+from msgspec.structs import replace
 
 from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site

@@ -21,13 +21,14 @@ from __future__ import annotations
 import ast
 import bisect
 import codecs
-import dataclasses
 import io
 import re
 import tokenize
 import warnings
 from collections.abc import Iterator
 from functools import lru_cache
+
+from msgspec import structs
 
 from portlint import analysis
 from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
@@ -235,7 +236,7 @@ class _SiteFinder(Visitor):
     def passed_on(self) -> list[Site]:
         """The sites, each with the names its value is passed on as (PL202's one-service reading)."""
         return [
-            dataclasses.replace(site, aliases=(*site.aliases, *self.passed[site.name]))
+            structs.replace(site, aliases=(*site.aliases, *self.passed[site.name]))
             if site.name in self.passed else site
             for site in self.sites
         ]

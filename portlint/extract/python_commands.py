@@ -17,10 +17,11 @@ alone (its characters would not map one to one).
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 from collections.abc import Callable
 from typing import NamedTuple
+
+from msgspec import structs
 
 from portlint.analysis.tree import (
     FUNCTIONS,
@@ -263,7 +264,7 @@ def _scanned(source: Source, pieces: list[_Piece]) -> list[Command]:
     for command in scanned:
         line, column = source.position(offset(command.column, end=False))
         end_line, end_column = source.position(offset(command.end_column - 1, end=True) + 1)
-        found.append(dataclasses.replace(
+        found.append(structs.replace(
             command, line=line, column=column, end_line=end_line, end_column=end_column,
         ))
     return found

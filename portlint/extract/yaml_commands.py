@@ -17,9 +17,10 @@
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
+
+from msgspec import structs
 
 from portlint.model import Command
 from portlint.naming import NameFilter
@@ -139,7 +140,7 @@ def _moved(source: Source, node: Any, command: Command) -> Command:
     if node.style == "|":
         content = mark.line + 1  # 0-based line of the block's first content line
         indent = _block_indent(source, content)
-        return dataclasses.replace(
+        return structs.replace(
             command,
             line=content + command.line, column=indent + command.column,
             end_line=content + command.end_line, end_column=indent + command.end_column,
@@ -147,11 +148,11 @@ def _moved(source: Source, node: Any, command: Command) -> Command:
     quoted = node.style in ("'", '"')
     if mark.line == node.end_mark.line and command.line == 1:
         shift = mark.column + quoted
-        return dataclasses.replace(
+        return structs.replace(
             command, line=mark.line + 1, column=shift + command.column,
             end_line=mark.line + 1, end_column=shift + command.end_column,
         )
-    return dataclasses.replace(
+    return structs.replace(
         command, line=mark.line + 1, column=mark.column + 1, end_line=mark.line + 1, end_column=mark.column + 1
     )
 

@@ -14,8 +14,9 @@ import ipaddress
 import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from portlint.model import is_port
 
@@ -29,8 +30,7 @@ class HostError(Exception):
     """The kernel's settings cannot be read (not Linux, or a wrong --proc-root)."""
 
 
-@dataclass(frozen=True)
-class Kernel:
+class Kernel(Struct, frozen=True):
     ephemeral: tuple[int, int]
     reserved: tuple[tuple[int, int], ...]  # merged, sorted
     listening: tuple[tuple[int, str], ...]  # (port, "tcp 0.0.0.0:5000"), sorted

@@ -4,14 +4,14 @@ finding is reported (the band's key in the config, or the site)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from portlint.model import Layout, Site, Written
 from portlint.problem import Problem
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(Struct, frozen=True):
     """A band, or a range or port written in a file outside any band."""
 
     path: str

@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from portlint.binding import ranges_and_singles
 from portlint.config import CONFIG_NAMES
@@ -33,8 +35,7 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 
 
-@dataclass
-class Group:
+class Group(Struct):
     """Sites whose names say the same thing."""
 
     name: str
@@ -48,8 +49,7 @@ class Group:
         return [s for r in self.ranges for s in (r.low, r.high)] + self.singles
 
 
-@dataclass(frozen=True)
-class Proposal:
+class Proposal(Struct, frozen=True):
     """One band of the starter config."""
 
     name: str

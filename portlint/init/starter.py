@@ -9,8 +9,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from portlint import writer
 from portlint.analysis.destinations import Destinations
@@ -25,8 +26,7 @@ _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
 _RESERVED = frozenset("true false null yes no on off y n".split())  # YAML 1.1 would read these
 
 
-@dataclass(frozen=True)
-class Starter:
+class Starter(Struct, frozen=True):
     floor: int | str
     bands: tuple[Proposal, ...]
     frozen: tuple[tuple[str, str], ...]  # (copy, source)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from portlint.model import MAX_PORT, PRIVILEGED_CEILING
 
@@ -19,16 +20,14 @@ from portlint.model import MAX_PORT, PRIVILEGED_CEILING
 GAP_WEIGHT = 0.3
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(Struct, frozen=True):
     low: int
     high: int
     gap: bool  # an empty stretch shrunk to one column
     starts: bool  # the first column of its stretch (where a tick label may go)
 
 
-@dataclass(frozen=True)
-class Axis:
+class Axis(Struct, frozen=True):
     columns: tuple[Column, ...]
     floor: int
 

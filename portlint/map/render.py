@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -34,8 +35,7 @@ GAP = "┆"
 MAX_LISTED = 40  # problems listed under the picture; `check` lists them all
 
 
-@dataclass(frozen=True)
-class Theme:
+class Theme(Struct, frozen=True):
     """The colours of one picture: a band palette kept apart from the red of problems."""
 
     name: str

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from portlint.binding import identity
 from portlint.model import Band, Layout, Written, span
@@ -23,15 +24,13 @@ DRAW_ORDER = (BAND, SITE, WINDOW, SHARED, WRITTEN, OVERFLOW, OVERLAP)
 OVERLAP_CODES = ("PL201", "PL202")
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(Struct, frozen=True):
     low: int
     high: int
     kind: str
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Struct, frozen=True):
     key: str  # band:NAME, window:NAME or site:IDENTITY:LOW-HIGH
     label: str
     span: str  # "1400-1999", "8265"
@@ -46,8 +45,7 @@ class Row:
         return tuple(sorted(Counter(p.code for p in self.problems).items()))
 
 
-@dataclass(frozen=True)
-class Picture:
+class Picture(Struct, frozen=True):
     rows: tuple[Row, ...]
     unplaced: tuple[Problem, ...]  # problems at no band and no drawn site (PL001, PL002, docs)
     declared: bool

@@ -11,10 +11,10 @@ them). The result is the same grid in a browser and in librsvg.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TypeVar
 from xml.sax.saxutils import escape
 
+from msgspec import Struct
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
@@ -29,8 +29,7 @@ FONT = "DejaVu Sans Mono, Menlo, Consolas, Liberation Mono, monospace"
 BLOCKS = {"█": (0.0, 0.0, 1.0, 1.0), "▆": (0.0, 0.25, 1.0, 0.75)}
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(Struct, frozen=True):
     char: str
     fg: str
     bg: str  # "" for the picture's background

@@ -6,16 +6,16 @@ problem of that code has a fix --fix would apply. JSON: a list of
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
+
+from msgspec import Struct, structs
 
 from portlint.problem import Problem
 from portlint.report import Context
 
 
-@dataclasses.dataclass(frozen=True)
-class Row:
+class Row(Struct, frozen=True):
     code: str
     name: str
     count: int
@@ -41,4 +41,4 @@ def render(problems: list[Problem], context: Context) -> str:
 
 
 def render_json(problems: list[Problem], context: Context) -> str:
-    return json.dumps([dataclasses.asdict(row) for row in rows(problems, context)], indent=2) + "\n"
+    return json.dumps([structs.asdict(row) for row in rows(problems, context)], indent=2) + "\n"
