@@ -270,6 +270,16 @@ def test_a_comment_line_inside_a_table_keeps_the_table_going() -> None:
     assert [s.line for s in extraction.suppressions] == [4]
 
 
+def test_a_row_without_an_equals_sign_still_gives_its_comment_and_its_stated_range() -> None:
+    # a row with no `=` and no `<!--` is not split into cells; these two must still count
+    text = ("| name | note |\n|---|---|\n| a | b <!-- portlint: ignore[PL501] --> |\n"
+            "| dashboard | 8265 | `DASHBOARD_PORT` |\n| GYM_PORT=5000 | x |\n")
+    extraction = _extract(text)
+    assert [(s.line, s.codes) for s in extraction.suppressions] == [(3, ("PL501",))]
+    assert [(s.name, s.value, s.role, s.line) for s in extraction.sites] == [
+        ("DASHBOARD_PORT", 8265, "port", 4), ("GYM_PORT", 5000, "port", 5)]
+
+
 def test_a_suppression_alone_applies_to_the_next_line_with_content() -> None:
     text = "intro\n\n  <!-- portlint: ignore -->\n\n<!-- other -->\nSet `GYM_PORT=5000`.\n"
     (suppression,) = _extract(text).suppressions

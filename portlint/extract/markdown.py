@@ -391,8 +391,10 @@ class _Scanner:
             if self.comment_only(row):
                 self.scan_comments(line.text, line.end)  # a `|` inside it splits no cell
                 continue
-            for start, end in _cells(self.data, line.content, line.end):
-                self.scan_cell(start, end)
+            data, content, end = self.data, line.content, line.end
+            if data.find(b"=", content, end) != -1 or data.find(b"<!--", content, end) != -1:
+                for cell_start, cell_end in _cells(data, content, end):  # cells give `NAME=N` and comments only
+                    self.scan_cell(cell_start, cell_end)
             self.statements(line.content, line.end, ranges_only=False)
         return stop
 
