@@ -27,8 +27,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from msgspec import Struct
-
 from portlint import __version__
 
 DIRECTORY = ".portlint_cache"
@@ -211,6 +209,8 @@ _SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
     """A portlint record's tag and field names; TypeError for anything else."""
+    from msgspec import Struct  # here, not at the top: a replayed check (runcache) never imports msgspec
+
     if not (isinstance(cls, type) and issubclass(cls, Struct) and cls.__module__.startswith("portlint.")):
         raise TypeError(f"not cacheable: {cls.__name__}")
     tag = f"@{cls.__module__}:{cls.__qualname__}"

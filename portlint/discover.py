@@ -15,9 +15,7 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from msgspec import Struct
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     import pathspec
@@ -62,7 +60,7 @@ _PORT_TOKENS = (
 )
 
 
-class Candidate(Struct, frozen=True):
+class Candidate(NamedTuple):  # not a Struct: the warm path (runcache) lists files and imports no msgspec
     path: str  # relative to the root, POSIX separators
     kind: str
 

@@ -21,7 +21,8 @@ from portlint.start import main
 code = main(sys.argv[2:])
 sys.stdout.flush(); sys.stderr.flush()
 with open(sys.argv[1], "w") as marker:
-    json.dump({"code": code, "hit": "portlint.engine" not in sys.modules and "click" not in sys.modules}, marker)
+    json.dump({"code": code, "hit": "portlint.engine" not in sys.modules and "click" not in sys.modules,
+               "imported": sorted(sys.modules)}, marker)
 sys.exit(code)
 """
 
@@ -29,7 +30,7 @@ sys.exit(code)
 class Run:
     def __init__(self, done: subprocess.CompletedProcess[bytes], probe: dict) -> None:
         self.stdout, self.stderr, self.returncode = done.stdout, done.stderr, done.returncode
-        self.code, self.hit = probe["code"], probe["hit"]
+        self.code, self.hit, self.imported = probe["code"], probe["hit"], probe["imported"]
 
     @property
     def output(self) -> tuple[bytes, bytes, int]:
@@ -70,6 +71,14 @@ def test_a_second_run_replays_the_first_byte_for_byte(repo: Path, args: tuple[st
     assert not cold.hit and warm.hit
     assert warm.output == cold.output and cold.code == 1 and cold.stdout
     assert len(entries(repo)) == 1
+
+
+def test_a_replay_imports_no_parser_and_no_record_library(repo: Path) -> None:
+    check(repo)
+    warm = check(repo)
+    assert warm.hit
+    heavy = ("msgspec", "ruamel", "pathspec", "re2", "jsonschema", "fastjsonschema", "ast", "tokenize")
+    assert [name for name in warm.imported if name.split(".")[0] in heavy] == []
 
 
 def test_exit_codes_and_quiet_are_replayed(repo: Path) -> None:
