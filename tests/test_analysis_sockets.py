@@ -367,6 +367,32 @@ def test_inside_a_module_only_functions_where_a_bound_socket_can_appear_are_walk
     assert sorted(set(walked)) == ["caller", "free_port"]
 
 
+def test_only_attributes_that_keep_a_bound_socket_make_other_methods_worth_walking(monkeypatch) -> None:  # noqa: ANN001
+    from portlint.analysis import flow
+
+    walked: list[str] = []
+    real = flow.Flow.run
+    monkeypatch.setattr(flow.Flow, "run", lambda self, *a: walked.append(self.name) or real(self, *a))
+    assert found("""\
+        import socket, subprocess
+        class Server:
+            def __init__(self, model):
+                self.model = model
+                self.sock = socket.socket()
+                self.sock.bind(("", 0))
+                self.port = self.sock.getsockname()[1]
+            def generate(self, prompt):
+                return self.model(prompt)
+            def score(self, prompt):
+                return len(self.model(prompt))
+            def start(self):
+                self.sock.close()
+                return subprocess.Popen(["server", str(self.port)])
+    """) == [(13, "PL602")]
+    # `model` is stored beside the socket but holds none: generate() and score() are not walked
+    assert sorted(set(walked)) == ["Server.__init__", "Server.start"]
+
+
 def test_a_bool_probe_guarding_a_chosen_port_handed_to_a_subprocess_is_a_probe() -> None:
     finding = only("""\
         import socket, subprocess

@@ -103,25 +103,37 @@ class ModuleIndex:
         """The functions where a bound socket can appear, and whether the module's own code is one.
 
         A bound socket needs a bind or a server constructor, a call of a function where one
-        appears, or an attribute of `self` such a method stores. Nothing else can report, so
-        the rest of a large module is never walked path by path (its summaries are still
-        computed when a hot function calls it: a helper that closes its parameter matters).
+        appears, or an attribute of `self` where a hot method keeps a bound socket or its port
+        (what `_kept_on_self` seeds the other methods with; an attribute holding anything else
+        brings no socket). Nothing else can report, so the rest of a large module is never
+        walked path by path (its summaries are still computed when a hot function calls it: a
+        helper that closes its parameter matters).
         """
         if self._hot_functions is not None:
             return self._hot_functions
         usage = _usage(self.module, {node for node, (_, owner) in self.names.items() if owner})
         words = {_SOURCE} | {local.rsplit(".", 1)[-1] for local in self.externals}
         hot: set[Function] = set()
-        grown = True
-        while grown:
-            grown = False
-            for node, (names, stored) in usage.items():
-                if not isinstance(node, ast.Module) and node not in hot and not names.isdisjoint(words):
-                    hot.add(node)
-                    words.add(node.name)
-                    words |= stored
-                    grown = True
-        self._hot_functions = hot, not usage[self.module][0].isdisjoint(words)
+        asked: set[Function] = set()  # hot methods whose kept attributes are words already
+        while True:
+            grown = True
+            while grown:
+                grown = False
+                for node, names in usage.items():
+                    if not isinstance(node, ast.Module) and node not in hot and not names.isdisjoint(words):
+                        hot.add(node)
+                        words.add(node.name)
+                        grown = True
+            attributes = set()
+            for node, (_, owner) in self.names.items():  # in the module's order: summaries are computed in it
+                if owner and node in hot and node not in asked:
+                    asked.add(node)
+                    seeds, _ = self._kept_on_self(owner, node.name)
+                    attributes |= {key.partition(".")[2] for key in seeds}
+            if attributes <= words:
+                break
+            words |= attributes
+        self._hot_functions = hot, not usage[self.module].isdisjoint(words)
         return self._hot_functions
 
     def exports(self) -> tuple[Export, ...]:
@@ -159,56 +171,48 @@ class ModuleIndex:
 
 
 
-def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Function, tuple[set[str], set[str]]]:
+def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Function, set[str]]:
     """For the module's own code and every function: the names it uses (`names_in`, with `_SOURCE`
-    when it binds) and the attributes it stores on its first parameter, in one walk of the tree.
+    when it binds), in one walk of the tree.
 
     A function's names include those of the functions nested in it; the module's own code
     leaves out the bodies of its top-level functions and classes. (The walk's order does not
     matter: a function is met before what it holds. Names, attributes and constants, most
     nodes, take a short path.)
     """
-    usage: dict[ast.Module | Function, tuple[set[str], set[str]]] = {module: (set(), set())}
+    usage: dict[ast.Module | Function, set[str]] = {module: set()}
     firsts: dict[ast.Module | Function, str] = {}
     stack: list[tuple[ast.AST, tuple[ast.Module | Function, ...]]] = [(statement, () if isinstance(
         statement, (*FUNCTIONS, ast.ClassDef)) else (module,)) for statement in module.body]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node, owners = pop()
-        kind = type(node)
         if isinstance(node, ast.Name):
             for owner in owners:
-                usage[owner][0].add(node.id)
+                usage[owner].add(node.id)
             continue
         if isinstance(node, ast.Constant):
             continue
         if isinstance(node, ast.Attribute):
             for owner in owners:
-                usage[owner][0].add(node.attr)
+                usage[owner].add(node.attr)
             push((node.value, owners))
             continue
         if isinstance(node, FUNCTIONS):
             args = [*node.args.posonlyargs, *node.args.args]
             firsts[node] = args[0].arg if args else ""
-            usage[node] = ({node.name}, set())
+            usage[node] = {node.name}
             for owner in owners:
-                usage[owner][0].add(node.name)
+                usage[owner].add(node.name)
             owners = (*owners, node)
         else:
             for name in _names_of(node):
                 for owner in owners:
-                    usage[owner][0].add(name)
+                    usage[owner].add(name)
             if isinstance(node, ast.Call):
                 for owner in owners:
                     if _binds(node, firsts.get(owner, "") if owner in methods else ""):
-                        usage[owner][0].add(_SOURCE)
-            elif kind in _TARGET_TYPES:
-                for target in _targets(node):
-                    for part in ast.walk(target):
-                        if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name):
-                            for owner in owners:
-                                if part.value.id == firsts.get(owner):
-                                    usage[owner][1].add(part.attr)
+                        usage[owner].add(_SOURCE)
         for field in child_fields(node):
             value = getattr(node, field, None)
             if isinstance(value, list):
@@ -216,9 +220,6 @@ def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Func
             elif isinstance(value, ast.AST):
                 push((value, owners))
     return usage
-
-
-_TARGET_TYPES = frozenset((ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
 
 
 def _names_of(node: ast.AST) -> tuple[str, ...]:
@@ -235,16 +236,6 @@ def _names_of(node: ast.AST) -> tuple[str, ...]:
     if isinstance(node, (ast.Global, ast.Nonlocal)):
         return tuple(node.names)
     return ()
-
-
-def _targets(node: ast.AST) -> list[ast.expr]:
-    if isinstance(node, ast.Assign):
-        return node.targets
-    if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
-        return [node.target]
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        return [item.optional_vars for item in node.items if item.optional_vars is not None]
-    return []
 
 
 def _binds(call: ast.Call, first: str) -> bool:
