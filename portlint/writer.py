@@ -5,7 +5,6 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 _SUFFIX = ".portlint"
@@ -28,6 +27,8 @@ def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None
     if not mode & _WRITE_BITS or not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, "file is read-only", str(path))
     _remove_leftovers(target)
+    import tempfile  # here: a check that writes nothing never imports it (with shutil and random, ~4 ms)
+
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=_SUFFIX)
     try:
         with os.fdopen(descriptor, "wb") as handle:
