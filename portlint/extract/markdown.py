@@ -395,7 +395,7 @@ class _Scanner:
             if data.find(b"=", content, end) != -1 or data.find(b"<!--", content, end) != -1:
                 for cell_start, cell_end in _cells(data, content, end):  # cells give `NAME=N` and comments only
                     self.scan_cell(cell_start, cell_end)
-            self.statements(line.content, line.end, ranges_only=False)
+            self.statements(content, end, ranges_only=False)
         return stop
 
     def scan_cell(self, start: int, end: int) -> None:
