@@ -155,6 +155,20 @@ async def serve(port=1):
     while True:
         break
 """,
+    "column-0 comments in bodies, no newline at the end": """def f():
+# a comment at column 0, inside the body
+    x = 1
+class C:
+    @property
+    def port(self):
+        return 8000
+
+    # between methods
+    def g(self, port=2): return (port,
+        3)
+z = 4
+w = (1,
+2)""",
     "comments and blank lines inside bodies": """def f():
     # port 8000 in a comment
 
@@ -184,6 +198,12 @@ def test_cold_statements_become_empty_lines_and_an_empty_body_a_pass() -> None:
 def test_the_command_reader_keeps_all_but_cold_functions_and_every_last_statement() -> None:
     text = "CMD = 'vllm serve'\ndef a():\n    return 1\ndef cmd():\n    return CMD\ndef b():\n    return 2\n"
     assert sparse(text, [4], functions_only=True) == b"CMD = 'vllm serve'\n\n\ndef cmd():\n    return CMD\ndef b():\n    return 2\n"
+
+
+def test_a_last_line_without_a_newline_is_a_line_like_any_other() -> None:
+    """(It used to be read from inside itself, from a bracket or a quote, and the module parsed whole.)"""
+    assert sparse("x = f(1)\ndef f(port=1):\n    return (1,\n2)", [2]) == b"\ndef f(port=1):\n    pass\n"
+    assert sparse("port = 1\ns = 'never closed", [1]) is None
 
 
 def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:

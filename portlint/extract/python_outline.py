@@ -59,12 +59,12 @@ def _brackets(levels: int) -> bytes:
 
 # One match per event that can end or start a logical line: everything up to a newline (with the
 # blank and comment-only lines after it and the next line's indentation), an opening or closing
-# bracket that holds another, or what this tokenizer does not take (an unterminated string, a
-# stray backslash). Never backtracks: every alternative is possessive. (One level of brackets
-# taken whole scans AReaL's Python as fast as three, and compiles in 4 ms instead of 15.)
+# bracket that holds another, what this tokenizer does not take (an unterminated string, a
+# stray backslash), or the end of the file. Never backtracks: every alternative is possessive.
+# (One level of brackets taken whole scans AReaL's Python as fast as three, and compiles in 4 ms instead of 15.)
 _EVENT = (
     rb"(?s)(?:" + _ATOM + rb"|" + _brackets(1) + rb")*+"
-    rb"(?:(\n(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+))|([(\[{])|([)\]}])|(['\"\\]))"
+    rb"(?:(\n(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+))|([(\[{])|([)\]}])|(['\"\\])|(\Z))"
 )
 _LEADING = rb"(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+)"
 _CLAUSES = (b"else", b"elif", b"except", b"finally")
@@ -116,8 +116,10 @@ def outline(data: bytes) -> Outline | None:
             depth -= 1
             if depth < 0:
                 return None
-        else:  # 5: an unterminated string or a stray backslash
+        elif kind == 5:  # an unterminated string or a stray backslash
             return None
+        else:  # 6: the end (without it, a last line with no newline would match from inside itself)
+            break
     if depth:
         return None
     ends.append(len(data))
