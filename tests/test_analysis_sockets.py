@@ -503,3 +503,46 @@ class S:
 class _Everything(set):  # type: ignore[type-arg]
     def __contains__(self, item: object) -> bool:
         return True
+
+
+def test_a_file_that_names_a_helper_is_parsed_whole_only_when_it_imports_it(monkeypatch) -> None:  # noqa: ANN001
+    """resolve reads a caller's imports from a tree of its import statements alone; the whole file
+    is parsed (and analysed again) only when it imports an exported helper, here inside a method."""
+    import ast
+
+    from portlint.analysis import sockets as socket_analysis
+
+    helper = textwrap.dedent("""\
+        import socket
+        def get_free_port():
+            sock = socket.socket()
+            sock.bind(("", 0))
+            return sock.getsockname()[1], sock
+    """).encode()
+    importer = textwrap.dedent("""\
+        import os
+
+        class Server:
+            def __init__(self):
+                from .net import get_free_port
+                self.port, _ = get_free_port()
+
+            def other(self):
+                return os.getcwd()
+    """).encode()
+    namer = textwrap.dedent("""\
+        import os
+        # get_free_port is net's helper; this module has its own
+        def get_free_port():
+            return int(os.environ["PORT"])
+    """).encode()
+    files = [(path, data, socket_analysis.analyse(data, ast.parse(data))) for path, data in
+             (("pkg/net.py", helper), ("pkg/server.py", importer), ("pkg/other.py", namer))]
+    parsed: list[bytes] = []
+    whole = socket_analysis._parse
+    monkeypatch.setattr(socket_analysis, "_parse", lambda data: parsed.append(data) or whole(data))
+    found = socket_analysis.resolve(files)
+    assert list(found) == ["pkg/server.py"] and [(f.line, f.code) for f in found["pkg/server.py"]] == [(6, "PL602")]
+    assert importer in parsed and namer not in parsed and helper not in parsed
+    assert len(parsed) == 4  # the three files' import trees (the helper names itself), then the importer whole
+    assert all(len(data) < len(source) for data, source in zip(parsed, (helper, importer)))
