@@ -4,29 +4,18 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from msgspec import structs
 
+from portlint.globs import matcher
 from portlint.model import BASE, HIGH, LOW, Band, Layout, Range, Selector, Site
 from portlint.naming import range_stem
-
-if TYPE_CHECKING:
-    import pathspec
 
 _INDEX = re.compile(r"\[\d+\]")
 
 
-@lru_cache(maxsize=4096)
-def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
 def files_match(patterns: tuple[str, ...], path: str) -> bool:
-    return not patterns or _spec(patterns).match_file(path)
+    return not patterns or matcher(patterns)(path)
 
 
 class _Claims:

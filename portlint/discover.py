@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from portlint.globs import matcher
+
 if TYPE_CHECKING:
     import pathspec
 
@@ -124,17 +126,15 @@ def kind_of(path: str, head: bytes = b"") -> str:
 
 def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> Iterator[Candidate]:
     """Files under root to check, with their kind, in a stable order."""
-    import pathspec
-
-    included = pathspec.GitIgnoreSpec.from_lines(include)
-    excluded = pathspec.GitIgnoreSpec.from_lines([*DEFAULT_EXCLUDE, *exclude])
+    included = matcher(tuple(include))
+    excluded = matcher((*DEFAULT_EXCLUDE, *exclude))
     for path in sorted(_listed(root)):
         if not may_read(path):
             continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
         suffix = os.path.splitext(path)[1].lower()
-        if excluded.match_file(path):
+        if excluded(path):
             continue
-        if included.match_file(path):
+        if included(path):
             kind = _KINDS.get(suffix, "")
         elif not suffix:
             kind = "shell" if kind_of(path, _head(root / path)) == "shell" else ""

@@ -17,8 +17,9 @@ function, class or object named as a fake (`fake_server(port=8000)`,
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from portlint.globs import matcher
 
 if TYPE_CHECKING:
     from portlint.model import Site
@@ -34,16 +35,9 @@ DEFAULT_TEST_PATHS: tuple[str, ...] = (
 )
 
 
-@lru_cache(maxsize=64)
-def _spec(patterns: tuple[str, ...]) -> Any:
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
-
-
 def in_tests(path: str, patterns: tuple[str, ...] = DEFAULT_TEST_PATHS) -> bool:
     """True when the repository-relative path is test-like under `patterns` (none: nothing is)."""
-    return bool(patterns) and bool(_spec(patterns).match_file(path))
+    return bool(patterns) and matcher(patterns)(path)
 
 
 def mocked(site: Site) -> bool:

@@ -20,6 +20,7 @@ from portlint import discover
 from portlint.config.build import DEFAULT_INCLUDE, Config
 from portlint.config.positions import Key
 from portlint.frozen import FrozenPair
+from portlint.globs import matcher
 
 NEEDS_FROZEN = ("PL401", "PL402")  # rules that read `frozen:` pairs and nothing else
 
@@ -85,11 +86,9 @@ def dropped_kinds(config: Config, listed: Mapping[str, str], config_path: str) -
     """
     if not config.declared or (config.include == DEFAULT_INCLUDE and not config.exclude):
         return ()  # the defaults drop nothing
-    import pathspec
-
     def matching(patterns: Iterable[str], paths: Iterable[str]) -> list[str]:
-        spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-        return [path for path in paths if spec.match_file(path)]
+        matches = matcher(tuple(patterns))
+        return [path for path in paths if matches(path)]
 
     checked = set(listed.values())
     everything: dict[str, list[str]] = defaultdict(list)
