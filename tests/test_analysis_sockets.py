@@ -546,3 +546,54 @@ def test_a_file_that_names_a_helper_is_parsed_whole_only_when_it_imports_it(monk
     assert importer in parsed and namer not in parsed and helper not in parsed
     assert len(parsed) == 4  # the three files' import trees (the helper names itself), then the importer whole
     assert all(len(data) < len(source) for data, source in zip(parsed, (helper, importer)))
+
+
+def test_with_its_bytes_a_module_walks_for_names_only_the_functions_that_spell_a_word(monkeypatch) -> None:  # noqa: ANN001
+    """The functions where a bound socket can appear are those found by walking every function for
+    the names it uses; with the module's bytes only those whose lines spell a word asked about (a
+    bind, a hot function's name, an attribute a hot method keeps a socket in) are walked. Both give
+    the same functions on every file of the fixtures and tests that could bind."""
+    import ast
+    from pathlib import Path
+
+    from portlint.analysis import module
+
+    source = textwrap.dedent("""\
+        import socket
+        def free_port():
+            with socket.socket() as s:
+                s.bind(("", 0))
+                return s.getsockname()[1]
+        def caller():
+            return free_port()
+        def report(rows):
+            return "\\n".join(str(r) for r in rows)
+        class Table:
+            def render(self, rows):
+                return report(rows)
+            def width(self):
+                return 80
+    """).encode()
+    walked: list[str] = []
+    real = module._Usage.of
+    monkeypatch.setattr(module._Usage, "of", lambda self, node: walked.append(node.name) or real(self, node))
+    hot, module_hot = module.ModuleIndex(ast.parse(source), None, source)._hot()
+    assert sorted(node.name for node in hot) == ["caller", "free_port"] and not module_hot
+    assert sorted(walked) == ["caller", "free_port"]  # report, render and width spell none of the words
+    walked.clear()
+    assert sorted(node.name for node in module.ModuleIndex(ast.parse(source))._hot()[0]) == ["caller", "free_port"]
+    assert sorted(set(walked)) == ["caller", "free_port", "render", "report", "width"]  # without the bytes: all
+
+    root = Path(__file__).resolve().parent.parent
+    compared = 0
+    for path in sorted([*root.glob("fixtures/**/*.py"), *root.glob("tests/**/*.py")]):
+        data = path.read_bytes()
+        if b"bind" not in data and b"Server" not in data and b"_server" not in data:
+            continue
+        try:
+            tree = ast.parse(data)
+        except SyntaxError:
+            continue
+        assert module.ModuleIndex(tree)._hot() == module.ModuleIndex(tree, None, data)._hot(), path
+        compared += 1
+    assert compared > 40

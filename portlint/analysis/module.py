@@ -6,7 +6,17 @@ from collections.abc import Hashable
 
 from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
 from portlint.analysis.imports import Export, External, export
-from portlint.analysis.tree import FUNCTIONS, child_fields, dotted, function_defs
+from portlint.analysis.tree import (
+    FUNCTIONS,
+    child_fields,
+    dotted,
+    end_line,
+    first_line,
+    function_defs,
+    holds_hot,
+    lines_holding,
+    searchable,
+)
 from portlint.analysis.values import Num, Sock, SockState
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -17,8 +27,9 @@ _SERVERS = frozenset(("create_server", "start_server", "make_server"))
 class ModuleIndex:
     """Functions and methods by name; a summary of each, computed once, on demand."""
 
-    def __init__(self, module: ast.Module, externals: dict[str, External] | None = None) -> None:
+    def __init__(self, module: ast.Module, externals: dict[str, External] | None = None, data: bytes | None = None) -> None:
         self.module = module
+        self.data = data  # the module's bytes, when known: only functions that spell a name are walked for names
         self.externals = externals or {}  # functions of other modules, by the name calls use
         self.functions: dict[str, Function] = {}
         self.classes: dict[str, dict[str, Function]] = {}
@@ -111,7 +122,7 @@ class ModuleIndex:
         """
         if self._hot_functions is not None:
             return self._hot_functions
-        usage = _usage(self.module, {node for node, (_, owner) in self.names.items() if owner})
+        usage = _Usage(self.module, {node for node, (_, owner) in self.names.items() if owner}, self.data)
         words = {_SOURCE} | {local.rsplit(".", 1)[-1] for local in self.externals}
         hot: set[Function] = set()
         asked: set[Function] = set()  # hot methods whose kept attributes are words already
@@ -119,8 +130,8 @@ class ModuleIndex:
             grown = True
             while grown:
                 grown = False
-                for node, names in usage.items():
-                    if not isinstance(node, ast.Module) and node not in hot and not names.isdisjoint(words):
+                for node in usage.spelling(words):
+                    if node not in hot and not usage.of(node).isdisjoint(words):
                         hot.add(node)
                         words.add(node.name)
                         grown = True
@@ -133,7 +144,7 @@ class ModuleIndex:
             if attributes <= words:
                 break
             words |= attributes
-        self._hot_functions = hot, not usage[self.module].isdisjoint(words)
+        self._hot_functions = hot, not usage.of_module().isdisjoint(words)
         return self._hot_functions
 
     def exports(self) -> tuple[Export, ...]:
@@ -171,55 +182,88 @@ class ModuleIndex:
 
 
 
-def _usage(module: ast.Module, methods: set[Function]) -> dict[ast.Module | Function, set[str]]:
-    """For the module's own code and every function: the names it uses (`names_in`, with `_SOURCE`
-    when it binds), in one walk of the tree.
+class _Usage:
+    """The names each function uses (`names_in`, with `_SOURCE` when it binds), walked on demand.
 
     A function's names include those of the functions nested in it; the module's own code
-    leaves out the bodies of its top-level functions and classes. (The walk's order does not
-    matter: a function is met before what it holds. Names, attributes and constants, most
-    nodes, take a short path.)
+    leaves out the bodies of its top-level functions and classes. With the module's bytes,
+    only the functions whose lines spell a word asked about are walked (a name it uses is
+    written in it): in a large module most are never walked at all. (Names, attributes and
+    constants, most nodes, take a short path.)
     """
-    usage: dict[ast.Module | Function, set[str]] = {module: set()}
-    firsts: dict[ast.Module | Function, str] = {}
-    stack: list[tuple[ast.AST, tuple[ast.Module | Function, ...]]] = [(statement, () if isinstance(
-        statement, (*FUNCTIONS, ast.ClassDef)) else (module,)) for statement in module.body]
+
+    def __init__(self, module: ast.Module, methods: set[Function], data: bytes | None) -> None:
+        self.module = module
+        self.methods = methods
+        self.functions = list(function_defs(module))
+        self.spans = [(first_line(node), end_line(node)) for node in self.functions]
+        self.used: dict[Function, set[str]] = {}
+        self.text = searchable(data) if data is not None else None
+        self.searched: set[str] = set()
+        self.lines: list[int] = []  # sorted: the lines spelling a word searched for
+
+    def spelling(self, words: set[str]) -> list[Function]:
+        """The functions that may use one of the words (every function without the module's bytes)."""
+        if self.text is None:
+            return self.functions
+        new = words - self.searched
+        if new:
+            self.searched |= new
+            needles = [word.encode() for word in new if word != _SOURCE]
+            if _SOURCE in new:
+                needles += [b"bind", b"Server", b"_server"]  # what _binds reads a call's name for
+            text, starts = self.text
+            self.lines = sorted({*self.lines, *lines_holding(text, starts, needles, whole=False)})
+        return [node for node, (first, last) in zip(self.functions, self.spans) if holds_hot(self.lines, first, last)]
+
+    def of(self, function: Function) -> set[str]:
+        used = self.used.get(function)
+        if used is None:
+            args = [*function.args.posonlyargs, *function.args.args]
+            first = args[0].arg if args and function in self.methods else ""
+            used = self.used[function] = {function.name, *_names(list(_children(function)), first)}
+        return used
+
+    def of_module(self) -> set[str]:
+        return _names([s for s in self.module.body if not isinstance(s, (*FUNCTIONS, ast.ClassDef))], "")
+
+
+def _names(nodes: list[ast.AST], first: str) -> set[str]:
+    """The names used under the nodes, with `_SOURCE` when a call binds (`first`: the first parameter
+    of the method they are in, else "")."""
+    found: set[str] = set()
+    stack = nodes
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        node, owners = pop()
+        node = pop()
         if isinstance(node, ast.Name):
-            for owner in owners:
-                usage[owner].add(node.id)
+            found.add(node.id)
             continue
         if isinstance(node, ast.Constant):
             continue
         if isinstance(node, ast.Attribute):
-            for owner in owners:
-                usage[owner].add(node.attr)
-            push((node.value, owners))
+            found.add(node.attr)
+            push(node.value)
             continue
         if isinstance(node, FUNCTIONS):
-            args = [*node.args.posonlyargs, *node.args.args]
-            firsts[node] = args[0].arg if args else ""
-            usage[node] = {node.name}
-            for owner in owners:
-                usage[owner].add(node.name)
-            owners = (*owners, node)
+            found.add(node.name)
         else:
-            for name in _names_of(node):
-                for owner in owners:
-                    usage[owner].add(name)
-            if isinstance(node, ast.Call):
-                for owner in owners:
-                    if _binds(node, firsts.get(owner, "") if owner in methods else ""):
-                        usage[owner].add(_SOURCE)
-        for field in child_fields(node):
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                extend((item, owners) for item in value if isinstance(item, ast.AST))
-            elif isinstance(value, ast.AST):
-                push((value, owners))
-    return usage
+            found.update(_names_of(node))
+            if isinstance(node, ast.Call) and _binds(node, first):
+                found.add(_SOURCE)
+        extend(_children(node))
+    return found
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    found: list[ast.AST] = []
+    for field in child_fields(node):
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
 
 
 def _names_of(node: ast.AST) -> tuple[str, ...]:

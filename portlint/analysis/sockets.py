@@ -92,7 +92,7 @@ def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None 
         return Facts()  # every bind is to a literal port and nothing reads a port back: no number can leave
     from portlint.analysis.module import ModuleIndex
 
-    index = ModuleIndex(tree, externals)
+    index = ModuleIndex(tree, externals, data)
     try:
         violations = index.violations()
         exports = index.exports()
