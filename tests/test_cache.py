@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,17 @@ def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Pa
         assert cold.problems == uncached.problems and warm.problems == uncached.problems, where
         assert warm.notes == uncached.notes, where
         assert extracted == [], where  # everything computed cold was kept
+
+
+def test_a_cold_check_writes_its_index_without_importing_tempfile(demo: Path) -> None:
+    """The index goes through a temporary named by process and time, created only if new; a serial
+    check that writes it never imports tempfile (with shutil and random, ~4 ms)."""
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+    program = ("import sys\nfrom portlint.cli import main\ncode = main(['check', '--exit-zero', '-q'])\n"
+               "print('tempfile' in sys.modules, code)\n")
+    run = subprocess.run([sys.executable, "-c", program], cwd=demo, capture_output=True, text=True,
+                         env={**env, "PORTLINT_WORKERS": "1"})
+    assert run.stdout.split()[-2:] == ["False", "0"], run.stdout + run.stderr
+    assert json.loads(_index(demo).read_bytes())["files"]
+    assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
+    assert (demo / cache.DIRECTORY / ".gitignore").read_bytes() == b"# Automatically created by portlint.\n*\n"
