@@ -99,8 +99,9 @@ def mentions_tool(kind: str, data: bytes) -> bool:
         return True
     if not holds(data, b"start"):
         return False
-    mentions_ray = holds(data, b"ray") or holds(data, b"RAY")
-    return _RAY_START.search(data) is not None or (mentions_ray and _VARIABLE_START.search(data) is not None)
+    if holds(data, b"ray") and _RAY_START.search(data) is not None:
+        return True
+    return (holds(data, b"ray") or holds(data, b"RAY")) and _VARIABLE_START.search(data) is not None
 
 
 def programs_resolved(commands: list[Command]) -> list[Command]:
