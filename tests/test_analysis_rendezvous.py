@@ -2,14 +2,35 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import textwrap
 
 from portlint.analysis import rendezvous
+from portlint.extract import python_outline
+from portlint.source import line_starts
 
 
 def found(source: str) -> list[tuple[int, str]]:
+    """The findings of the whole tree, which a tree of only what `rendezvous.kept` keeps (the
+    Python extractor's) must give too."""
     data = textwrap.dedent(source).encode()
-    return [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(data))]
+    whole = [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(data))]
+    sparse = kept_tree(data)
+    assert sparse is not None
+    assert [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(sparse))] == whole
+    return whole
+
+
+def kept_tree(data: bytes) -> bytes | None:
+    lines = python_outline.outline(data)
+    assert lines is not None
+    kept = rendezvous.kept(data, python_outline.definitions(data, lines))
+    if kept is None:
+        return None
+    functions, kept_lines = kept
+    starts = line_starts(data)
+    hot = sorted({bisect.bisect_right(starts, offset) for offset in functions})
+    return python_outline.sparse(data, hot, starts, lines=lines, whole=functions, whole_lines=kept_lines)
 
 
 def lines(source: str) -> list[int]:
@@ -185,3 +206,41 @@ def test_a_loop_in_a_nested_def_or_a_method_of_a_nested_class_is_its_own_scope()
                     return [dist.init_process_group("gloo", init_method="tcp://h:29501") for c in cells]
             return sweep, Bench
     """) == [5, 8]
+
+
+def test_the_extractor_parses_only_the_functions_a_start_or_a_teardown_can_reach() -> None:
+    """A helper that ends a start, the callers of a start, a method named as a kept one and
+    `tearDown` stay in the tree the Python extractor parses; a function none of them can reach
+    is left out (the same findings either way: every test here compares both trees)."""
+    data = textwrap.dedent("""\
+        import os, torch.distributed as dist
+        os.environ["MASTER_PORT"] = "29500"
+        def cleanup():
+            dist.destroy_process_group()
+        def cell():
+            dist.init_process_group("nccl")
+        def run(cells):
+            for c in cells:
+                cell()
+                cleanup()
+        def report(rows):
+            return len(rows)
+        class Other:
+            def unrelated(self):
+                return 2
+            def cell(self):
+                return 1
+        class T:
+            def setUp(self):
+                self.x = 1
+            def tearDown(self):
+                del self.x
+            def test_one(self):
+                pass
+    """).encode()
+    sparse = kept_tree(data)
+    assert sparse is not None
+    kept = [node.name for node in ast.walk(ast.parse(sparse)) if isinstance(node, ast.FunctionDef)]
+    assert sorted(kept) == ["cell", "cell", "cleanup", "run", "tearDown"]  # Other.cell: named as a kept function
+    assert not any(f"def {name}(".encode() in sparse for name in ("report", "unrelated", "setUp", "test_one"))
+    assert rendezvous.findings(data, ast.parse(sparse)) == rendezvous.findings(data, ast.parse(data)) == ()

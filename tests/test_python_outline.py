@@ -229,3 +229,17 @@ def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:
 )
 def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> None:
     assert sparse(text, [2]) is None
+
+
+def test_definitions_are_every_function_with_its_decorators_and_body() -> None:
+    data = (b"import x\n@dec\n@dec2(1)\ndef f(a):\n    def inner():\n        return 1\n    return inner\n"
+            b"class C:\n    async def m(self): pass\n    def \\\n  weird(self): pass\nz = 1\n")
+    lines = python_outline.outline(data)
+    assert lines is not None
+    found = [(name, data[start:end]) for name, start, end in python_outline.definitions(data, lines)]
+    assert found == [
+        ("f", b"@dec\n@dec2(1)\ndef f(a):\n    def inner():\n        return 1\n    return inner"),
+        ("inner", b"    def inner():\n        return 1"),
+        ("m", b"    async def m(self): pass"),
+        ("", b"    def \\\n  weird(self): pass"),  # a name this reader does not take: callers then parse whole
+    ]

@@ -20,6 +20,7 @@ EADDRINUSE. A port that changes per iteration (not a literal) is not fixed.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import shlex
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,7 @@ from msgspec import Struct
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, holds_hot, lines_holding, searchable
 from portlint.literals import holds
+from portlint.source import line_starts
 
 CODE = "PL604"
 # One test per alternative: the literal it opens with (portlint.literals finds them all in one
@@ -333,10 +335,47 @@ class _Module:
             )
 
 
+def kept(data: bytes, definitions: Sequence[tuple[str, int, int]]) -> tuple[list[int], list[int]] | None:
+    """What a sparse tree must keep whole for `findings` to read what it reads in the whole tree:
+    functions (python_outline.definitions: name, first and end offset), as their first offsets,
+    and the lines that spell a name they are kept for (the module's statements holding one are
+    its code that may start something); None when a name cannot be read (the whole tree then).
+
+    `findings` reads the module's code that may start something or set MASTER_PORT, and of the
+    functions those that may start something (`_Index`: a start name or the name of such a function
+    in their lines) and those that end one (a teardown's name, `tearDown`, or the name of such a
+    function), through the names calls use.
+    So a function is kept when its lines spell one of those names or the name of a function kept,
+    to a fixpoint; one kept name keeps every function so named (`self.name` is the first method so
+    named). Every other function can be left out of the tree: nothing reaches it."""
+    text, starts = searchable(data)  # numbered as the file's lines (python_outline declines a lone CR)
+    hot = sorted(lines_holding(text, starts, _KEPT_NAMES))
+    offsets = line_starts(data)
+    spans = [(bisect.bisect_right(offsets, first), bisect.bisect_right(offsets, max(end - 1, first)))
+             for _, first, end in definitions]
+    found: set[int] = set()
+    searched: set[str] = set()
+    while True:
+        new = [i for i, (first, last) in enumerate(spans) if i not in found and holds_hot(hot, first, last)]
+        if not new:
+            return sorted(definitions[i][1] for i in found), hot
+        found.update(new)
+        names = {definitions[i][0] for i in new}
+        if "" in names:
+            return None
+        words = names - searched
+        searched |= words
+        hot = sorted({*hot, *lines_holding(text, starts, [word.encode() for word in words])})
+
+
 # The names `_Module._start` can turn into a start, whatever the call's arguments.
 _START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_subprocess_exec",
                 b"create_subprocess_shell", b"spawn", b"start_processes")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# ... and those of a teardown, of a method one is written in, and the environment variables that fix a
+# port: what a sparse tree keeps first (`kept`).
+_KEPT_NAMES = (*_START_NAMES, b"destroy_process_group", *(name.encode() for name in sorted(_ENGINE_TEARDOWNS)),
+               b"tearDown", b"teardown_method", *(name.encode() for name in _ENV_PORTS))
 
 
 class _Index:

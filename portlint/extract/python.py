@@ -31,6 +31,7 @@ from functools import lru_cache
 from msgspec import structs
 
 from portlint import analysis
+from portlint.analysis import rendezvous, sockets
 from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
 from portlint.extract import Extraction, Suppression, prose, python_commands, python_outline, suppression_in
 from portlint.model import Command, Site
@@ -54,7 +55,8 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     hot = _hot_lines(source, names)
     command_hot = python_commands.hot_lines(source.data) if mentions_tool("python", source.data) else None
     analysed = analysis.worth_reading(source.data)
-    parsed = _parse(source, hot, command_hot, whole=analysed)
+    whole = analysed and sockets.uses_sockets(source.data)
+    parsed = _parse(source, hot, command_hot, whole=whole, rendezvous_only=analysed and not whole)
     if isinstance(parsed, Extraction):
         return parsed
     tree, only_hot = parsed
@@ -70,18 +72,29 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     )
 
 
-def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole: bool) -> tuple[ast.Module, bool] | Extraction:
+def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole: bool,
+           rendezvous_only: bool = False) -> tuple[ast.Module, bool] | Extraction:
     """The module's tree and whether it holds only hot statements, or the parse error.
 
     Where only the site finder reads the tree, only its hot statements are parsed
     (python_outline): every statement with a body in the tree is one it would visit.
     Where the command reader reads it too, only cold functions are left out: it reads
-    the string constants of every other statement. The code analyses (`whole`) read
-    whole modules.
+    the string constants of every other statement. So does the rendezvous analysis
+    (`rendezvous_only`), which also keeps every function it may reach (rendezvous.kept).
+    The socket analysis (`whole`) reads whole modules.
     """
     data = source.data
     if not whole:
-        if command_hot is None:
+        sparse = None
+        if rendezvous_only:
+            lines = python_outline.outline(data)
+            kept = rendezvous.kept(data, python_outline.definitions(data, lines)) if lines is not None else None
+            if kept is not None:
+                functions, kept_lines = kept
+                hot_lines = sorted({*hot, *(command_hot or ()), *(bisect.bisect_right(source.line_starts, at) for at in functions)})
+                sparse = python_outline.sparse(data, hot_lines, source.line_starts, functions_only=command_hot is not None,
+                                               lines=lines, whole=functions, whole_lines=kept_lines)
+        elif command_hot is None:
             sparse = python_outline.sparse(data, hot, source.line_starts)
         else:
             sparse = python_outline.sparse(data, sorted({*hot, *command_hot}), source.line_starts, functions_only=True)

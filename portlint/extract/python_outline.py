@@ -70,6 +70,8 @@ _LEADING = rb"(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+)"
 _CLAUSES = (b"else", b"elif", b"except", b"finally")
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _FUNCTION = re.compile(rb"(?:async[ \t]+)?def[ \t(\\]")
+_CLASS = re.compile(rb"class[ \t(:\\]")
+_FUNCTION_NAME = re.compile(rb"(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*[(\[]")
 _FSTRING = re.compile(rb"(?<![A-Za-z0-9_])(?:[fF][rR]?|[rR][fF])['\"]")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?:[ \t\r\n]|$)", re.MULTILINE)
@@ -139,22 +141,51 @@ def _clause(data: bytes, at: int) -> bool:
     return False
 
 
-def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], functions_only: bool = False) -> bytes | None:
+def definitions(data: bytes, lines: Outline) -> list[tuple[str, int, int]]:
+    """Every function definition of the module, at any depth: its name ("" where it is not plain
+    ASCII on the `def` line), the offset of its first line (its first decorator's) and its end."""
+    found = []
+    starts, indents, ends = lines.starts, lines.indents, lines.ends
+    count = len(starts)
+    for i in range(count):
+        match = _FUNCTION_NAME.match(data, starts[i])
+        if match is None and not _FUNCTION.match(data, starts[i]):
+            continue
+        first = i
+        while first > 0 and indents[first - 1] == indents[i] and data.startswith(b"@", starts[first - 1]):
+            first -= 1
+        last = i + 1
+        while last < count and indents[last] > indents[i]:
+            last += 1
+        name = match.group(1).decode() if match is not None else ""
+        found.append((name, starts[first] - indents[first], ends[last - 1]))
+    return found
+
+
+def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], functions_only: bool = False,
+           lines: Outline | None = None, whole: Sequence[int] = (), whole_lines: Sequence[int] = ()) -> bytes | None:
     """The module with every statement that holds no hot line blanked, or None (parse it whole).
 
     `hot_lines` are sorted 1-based line numbers; `line_starts` the offset of each line. A
     statement holds a line when the line lies from its first decorator to its last line
     (comment lines inside it included, as a node's line span includes them).
     `functions_only`: blank only cold function definitions outside functions (what the
-    command reader drops unread); every other statement stays.
+    command reader drops unread); every other statement stays. `lines`: the module's
+    `outline`, when the caller has it. `whole`: the offsets where functions start (their first
+    line's) that are kept with every statement in them; `whole_lines`: sorted lines whose
+    top-level statements are kept so.
     """
     hot = [line_starts[line - 1] for line in hot_lines if 0 < line <= len(line_starts)]
-    lines = outline(data)
+    if lines is None:
+        lines = outline(data)
     if lines is None:
         return None
     blanks: list[tuple[int, int, int]] = []  # (from, to, indentation of the `pass` it needs, or -1)
     try:
-        _Blanker(data, lines, hot, functions_only, blanks).block(0, len(lines.starts), 0, in_function=False)
+        kept_lines = [line_starts[line - 1] for line in whole_lines if 0 < line <= len(line_starts)]
+        blanker = _Blanker(data, lines, sorted({*hot, *kept_lines}) if kept_lines else hot, functions_only, blanks)
+        blanker.whole, blanker.whole_lines = set(whole), kept_lines
+        blanker.block(0, len(lines.starts), 0, in_function=False)
     except _Unsure:
         return None
     if not blanks:
@@ -181,6 +212,8 @@ class _Blanker:
         self.hot = hot
         self.functions_only = functions_only
         self.blanks = blanks
+        self.whole: set[int] = set()  # offsets of the functions kept with all their statements
+        self.whole_lines: list[int] = []  # offsets of lines whose top-level statements are kept so
 
     def block(self, first: int, stop: int, indent: int, in_function: bool) -> None:
         """The statements of logical lines first..stop-1, all at `indent` (a body, or the module)."""
@@ -219,12 +252,23 @@ class _Blanker:
             if blank:
                 self._blank(start, parts[-1][1] - 1, -1)
                 continue
+            if self._kept_whole(start, parts[-1][1] - 1, top=not first):
+                continue
             if not self.functions_only:
                 parts = self._without_cold_elifs(parts)
             function = in_function or self._is_function(parts[0][0])
             for header, end in parts:
                 if end > header + 1:
                     self.block(header + 1, end, self.indents[header + 1], function)
+
+    def _kept_whole(self, first: int, last: int, top: bool) -> bool:
+        line = self.starts[first] - self.indents[first]
+        if line in self.whole:
+            return True
+        if not top or not self.whole_lines or self._is_function(first) or self._is_class(first):
+            return False  # the module's own code only: a definition keeps what its own body needs
+        at = bisect.bisect_left(self.whole_lines, line)
+        return at < len(self.whole_lines) and self.whole_lines[at] <= self.ends[last]
 
     def _without_cold_elifs(self, parts: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """An `elif` is an `if` of its own (with the clauses after it): blanked when it is cold."""
@@ -244,6 +288,11 @@ class _Blanker:
             line += 1
             at = self.starts[line]
         return _FUNCTION.match(self.data, at) is not None
+
+    def _is_class(self, line: int) -> bool:
+        while self.data.startswith(b"@", self.starts[line]) and line + 1 < len(self.starts):
+            line += 1
+        return _CLASS.match(self.data, self.starts[line]) is not None
 
     def _is_match(self, header: int) -> bool:
         at = self.starts[header]
