@@ -12,8 +12,9 @@ file, portlint's byte prefilter, in one process), portlint cold (a fresh cache:
 cold run just before). Alternating the three spreads a neighbour's load over
 all of them alike. `--portlint PATH` measures another installation; `--before
 PATH` measures a second one in the same rounds (floor, cold and warm of one,
-then cold and warm of the other), so a before/after comparison shares the
-machine's load, and prints each against the same floor.
+then cold and warm of the other, the two taking turns at going first), so a
+before/after comparison shares the machine's load, and prints each against the
+same floor.
 """
 from __future__ import annotations
 
@@ -183,13 +184,16 @@ def floor_python(portlint: list[str]) -> str:
 
 def measure(root: Path, portlints: list[list[str]], runs: int) -> list[dict[str, float]]:
     """Per installation, median floor, cold and warm seconds (wall, and CPU as `*_cpu`) over
-    `runs` alternating rounds, after one warm-up round; the floor is the first installation's."""
+    `runs` alternating rounds, after one warm-up round; the floor is the first installation's.
+    The installations take turns at going first (a round's order is the last one's reversed), so
+    neither always runs right after the floor."""
     checks = [[*portlint, "check", "--exit-zero", "-q"] for portlint in portlints]
     python = floor_python(portlints[0])
     times: list[dict[str, list[float]]] = [{} for _ in portlints]
     for round_ in range(runs + 1):
         floor = _run([python, "-c", FLOOR], root)
-        for check, kept in zip(checks, times):
+        turns = list(zip(checks, times))
+        for check, kept in turns if round_ % 2 == 0 else reversed(turns):
             shutil.rmtree(root / CACHE, ignore_errors=True)
             cold = _run(check, root)
             warm = _run(check, root)
