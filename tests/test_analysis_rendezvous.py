@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import ast
-import bisect
 import textwrap
 
 from portlint.analysis import rendezvous
@@ -28,9 +27,7 @@ def kept_tree(data: bytes) -> bytes | None:
     if kept is None:
         return None
     functions, kept_lines = kept
-    starts = line_starts(data)
-    hot = sorted({bisect.bisect_right(starts, offset) for offset in functions})
-    return python_outline.sparse(data, hot, starts, lines=lines, whole=functions, whole_lines=kept_lines)
+    return python_outline.sparse(data, [], line_starts(data), lines=lines, whole=functions, whole_lines=kept_lines)
 
 
 def lines(source: str) -> list[int]:

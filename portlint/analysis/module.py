@@ -8,7 +8,7 @@ from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
 from portlint.analysis.imports import Export, External, export
 from portlint.analysis.tree import (
     FUNCTIONS,
-    child_fields,
+    children,
     dotted,
     end_line,
     first_line,
@@ -221,7 +221,7 @@ class _Usage:
         if used is None:
             args = [*function.args.posonlyargs, *function.args.args]
             first = args[0].arg if args and function in self.methods else ""
-            used = self.used[function] = {function.name, *_names(list(_children(function)), first)}
+            used = self.used[function] = {function.name, *_names(list(children(function)), first)}
         return used
 
     def of_module(self) -> set[str]:
@@ -251,18 +251,7 @@ def _names(nodes: list[ast.AST], first: str) -> set[str]:
             found.update(_names_of(node))
             if isinstance(node, ast.Call) and _binds(node, first):
                 found.add(_SOURCE)
-        extend(_children(node))
-    return found
-
-
-def _children(node: ast.AST) -> list[ast.AST]:
-    found: list[ast.AST] = []
-    for field in child_fields(node):
-        value = getattr(node, field, None)
-        if isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, ast.AST))
-        elif isinstance(value, ast.AST):
-            found.append(value)
+        extend(children(node))
     return found
 
 

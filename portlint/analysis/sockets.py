@@ -20,7 +20,6 @@ came from, else (a socket kept on `self` by another method) at the release.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 import warnings
 from collections.abc import Iterable, Iterator
@@ -115,16 +114,12 @@ def _imports(data: bytes) -> ast.Module | None:
     `Repository.externals` reads, for a file that names an exported helper, which may not import
     it (on trl, one whole parse of 14 ms at rules time for nothing). Every import statement
     spells `import` on one of its lines; python_outline blanks the other statements."""
+    from portlint.analysis.tree import lines_holding
     from portlint.extract import python_outline
     from portlint.source import line_starts
 
     starts = line_starts(data)
-    lines = []
-    at = data.find(b"import")
-    while at != -1:
-        lines.append(bisect.bisect_right(starts, at))
-        at = data.find(b"import", at + 1)
-    sparse = python_outline.sparse(data, sorted(set(lines)), starts)
+    sparse = python_outline.sparse(data, sorted(lines_holding(data, starts, [b"import"], whole=False)), starts)
     tree = _parse(sparse) if sparse is not None else None
     return tree if tree is not None else _parse(data)  # the whole file where the outline is unsure
 

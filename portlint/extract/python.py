@@ -91,9 +91,9 @@ def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole:
             kept = rendezvous.kept(data, python_outline.definitions(data, lines)) if lines is not None else None
             if kept is not None:
                 functions, kept_lines = kept
-                hot_lines = sorted({*hot, *(command_hot or ()), *(bisect.bisect_right(source.line_starts, at) for at in functions)})
-                sparse = python_outline.sparse(data, hot_lines, source.line_starts, functions_only=command_hot is not None,
-                                               lines=lines, whole=functions, whole_lines=kept_lines)
+                sparse = python_outline.sparse(data, sorted({*hot, *(command_hot or ())}), source.line_starts,
+                                               functions_only=command_hot is not None, lines=lines, whole=functions,
+                                               whole_lines=kept_lines)
         elif command_hot is None:
             sparse = python_outline.sparse(data, hot, source.line_starts)
         else:

@@ -172,8 +172,8 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], fu
     `functions_only`: blank only cold function definitions outside functions (what the
     command reader drops unread); every other statement stays. `lines`: the module's
     `outline`, when the caller has it. `whole`: the offsets where functions start (their first
-    line's) that are kept with every statement in them; `whole_lines`: sorted lines whose
-    top-level statements are kept so.
+    line's) that are kept with every statement in them (and so are hot); `whole_lines`: sorted
+    lines whose top-level statements are kept so.
     """
     hot = [line_starts[line - 1] for line in hot_lines if 0 < line <= len(line_starts)]
     if lines is None:
@@ -182,10 +182,10 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], fu
         return None
     blanks: list[tuple[int, int, int]] = []  # (from, to, indentation of the `pass` it needs, or -1)
     try:
-        kept_lines = [line_starts[line - 1] for line in whole_lines if 0 < line <= len(line_starts)]
-        blanker = _Blanker(data, lines, sorted({*hot, *kept_lines}) if kept_lines else hot, functions_only, blanks)
-        blanker.whole, blanker.whole_lines = set(whole), kept_lines
-        blanker.block(0, len(lines.starts), 0, in_function=False)
+        kept = [line_starts[line - 1] for line in whole_lines if 0 < line <= len(line_starts)]
+        if kept or whole:
+            hot = sorted({*hot, *kept, *whole})
+        _Blanker(data, lines, hot, functions_only, blanks, whole, kept).block(0, len(lines.starts), 0, in_function=False)
     except _Unsure:
         return None
     if not blanks:
@@ -204,7 +204,8 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], fu
 
 
 class _Blanker:
-    def __init__(self, data: bytes, lines: Outline, hot: list[int], functions_only: bool, blanks: list[tuple[int, int, int]]) -> None:
+    def __init__(self, data: bytes, lines: Outline, hot: list[int], functions_only: bool, blanks: list[tuple[int, int, int]],
+                 whole: Sequence[int] = (), whole_lines: list[int] | None = None) -> None:
         self.data = data
         self.starts = lines.starts
         self.indents = lines.indents
@@ -212,8 +213,8 @@ class _Blanker:
         self.hot = hot
         self.functions_only = functions_only
         self.blanks = blanks
-        self.whole: set[int] = set()  # offsets of the functions kept with all their statements
-        self.whole_lines: list[int] = []  # offsets of lines whose top-level statements are kept so
+        self.whole = set(whole)  # offsets of the functions kept with all their statements
+        self.whole_lines = whole_lines or []  # sorted offsets of lines whose top-level statements are kept so
 
     def block(self, first: int, stop: int, indent: int, in_function: bool) -> None:
         """The statements of logical lines first..stop-1, all at `indent` (a body, or the module)."""
@@ -283,16 +284,16 @@ class _Blanker:
         return not self.functions_only or (not in_function and self._is_function(header))
 
     def _is_function(self, line: int) -> bool:
-        at = self.starts[line]
-        while self.data.startswith(b"@", at) and line + 1 < len(self.starts):
-            line += 1
-            at = self.starts[line]
-        return _FUNCTION.match(self.data, at) is not None
+        return _FUNCTION.match(self.data, self._decorated(line)) is not None
 
     def _is_class(self, line: int) -> bool:
+        return _CLASS.match(self.data, self._decorated(line)) is not None
+
+    def _decorated(self, line: int) -> int:
+        """Where the statement starting at logical line `line` starts, past its decorators."""
         while self.data.startswith(b"@", self.starts[line]) and line + 1 < len(self.starts):
             line += 1
-        return _CLASS.match(self.data, self.starts[line]) is not None
+        return self.starts[line]
 
     def _is_match(self, header: int) -> bool:
         at = self.starts[header]
