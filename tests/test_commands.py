@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from portlint.config import load_config
 from portlint.engine import Engine, Options
 from portlint.extract import shell, yaml
@@ -309,3 +311,52 @@ def test_statements_without_a_command_word_or_runner_still_give_their_constants_
         (("ray", "start", "--block"), 14, 11),
         (("ray", "start", "--head"), 18, 7),
     ]
+
+
+# Modules whose commands read what the command reader takes from statements that hold no command
+# word: a constant a placeholder names (in a class body, an `elif`, written in another form NFKC
+# reads as it, assigned again to something else), and every return of a function named like a
+# command, at any depth.
+SPARSE_SHAPES = {
+    "constants and returns": (
+        "import subprocess\nHEAD = '--head'\nclass Settings:\n    port_flag = '--port=6379'\n    other = 1\n"
+        "if True:\n    extra = '--block'\nelif False:\n    late = '--late'\nelse:\n    pass\n"
+        "def build_script(head):\n    if head:\n        unrelated = 2\n        return f'ray start {HEAD} {port_flag}'\n"
+        "    return f'ray stop {late}'\n"
+        "launch = (\n    subprocess\n    .Popen(\n        f'ray start {extra}', shell=True))\n"
+        "def helper():\n    HEAD = '--address=x'\n    return HEAD\n"
+        "ray_cmd = (\n    f'ray start {HEAD}'\n)\n"
+    ),
+    "a name assigned again, another spelling": (
+        "ｅｘｔｒａ = '--block'\nflag = '--head'\nvalue = 3\nflag = compute()\n"
+        "def run():\n    x = 1\n    # the cmd\n    y = 2\n    cmd = (\n        f'ray start {extra} {flag!s} {value:>4}'\n    )\n    return cmd\n"
+    ),
+    "command functions inside others": (
+        "def outer():\n    a = 1\n    b = 2\n    async def make_command(port):\n        note = 'x'\n"
+        "        def inner():\n            return 'ray stop'\n        return f'ray start --port={port} {note}'\n"
+        "    return make_command\n"
+        "class Launcher:\n    @staticmethod\n    def to_cmdline(self):\n        if self:\n            return 'ray start --head'\n"
+        "        return 'ray start'\n    def other(self):\n        return 'ray start'\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPARSE_SHAPES))
+def test_the_commands_of_a_sparse_tree_are_those_of_the_whole_module(name: str) -> None:
+    """The Python extractor parses only the statements the command reader reads (and the site
+    finder's): its commands are those of the whole tree, and the tree it reads them from is not
+    the whole module."""
+    import ast
+
+    from portlint.extract import python
+    from portlint.extract import python_commands as reader
+
+    data = SPARSE_SHAPES[name].encode()
+    source = Source("m.py", data)
+    hot = reader.hot_lines(data)
+    whole = reader.commands(source, ast.parse(data), lambda line, column: python._offset(source, line, column), hot)
+    assert whole  # each shape has commands to read
+    assert python_commands(data) == whole
+    parsed = python._parse(source, [], hot, whole=False)
+    assert isinstance(parsed, tuple)
+    assert ast.dump(parsed[0], include_attributes=True) != ast.dump(ast.parse(data), include_attributes=True)

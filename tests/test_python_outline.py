@@ -2,8 +2,9 @@
 
 The property every caller relies on: for any hot lines, the statements of the blanked
 module that the site finder visits are those it visits in the whole module, at the same
-lines and columns, with the same expressions in them (and, for the command reader, every
-statement but a cold function, with its end unchanged).
+lines and columns, with the same expressions in them. (What the command reader and the
+rendezvous analysis keep besides is tested with them: tests/test_commands.py,
+tests/test_analysis_rendezvous.py.)
 """
 from __future__ import annotations
 
@@ -19,12 +20,9 @@ from portlint.source import Source
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="python_outline declines before 3.11")
 
-FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def sparse(text: str, hot: list[int], functions_only: bool = False) -> bytes | None:
+def sparse(text: str, hot: list[int]) -> bytes | None:
     data = text.encode()
-    return python_outline.sparse(data, hot, Source("m.py", data).line_starts, functions_only)
+    return python_outline.sparse(data, hot, Source("m.py", data).line_starts)
 
 
 def _holds(statement: ast.stmt, hot: list[int]) -> bool:
@@ -33,29 +31,29 @@ def _holds(statement: ast.stmt, hot: list[int]) -> bool:
     return at < len(hot) and hot[at] <= (statement.end_lineno or statement.lineno)
 
 
-def visited(tree: ast.AST, keep, ends: bool) -> list[tuple[object, ...]]:
-    """Every node under the statements `keep(statement, in_function)` admits, with its position."""
+def visited(tree: ast.AST, keep) -> list[tuple[object, ...]]:
+    """Every node under the statements `keep(statement)` admits, with its position (a statement's
+    end aside: it moves up with the cold statements blanked at the end of its body)."""
     out: list[tuple[object, ...]] = []
 
-    def walk(node: ast.AST, in_function: bool) -> None:
+    def walk(node: ast.AST) -> None:
         for _, value in ast.iter_fields(node):
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, ast.stmt):
-                    if isinstance(item, ast.Pass) or not keep(item, in_function):
+                    if isinstance(item, ast.Pass) or not keep(item):
                         continue
-                    end = (item.end_lineno, item.end_col_offset) if ends else ()
-                    out.append((type(item).__name__, item.lineno, item.col_offset, *end))
-                    walk(item, in_function or isinstance(item, FUNCTIONS))
+                    out.append((type(item).__name__, item.lineno, item.col_offset))
+                    walk(item)
                 elif isinstance(item, ast.AST):
-                    moved = isinstance(item, ast.excepthandler) and not ends  # its end is its body's
+                    moved = isinstance(item, ast.excepthandler)  # its end is its body's
                     where = [getattr(item, k, None) for k in ("lineno", "col_offset", "end_lineno", "end_col_offset")]
                     value = repr(item.value) if isinstance(item, ast.Constant) else ""
                     out.append((type(item).__name__, *where[:2 if moved else 4], value))
-                    walk(item, in_function)
+                    walk(item)
                 elif item is not None:
                     out.append((repr(item),))
 
-    walk(tree, False)
+    walk(tree)
     return out
 
 
@@ -65,26 +63,9 @@ def assert_same_hot_statements(text: str, hot: list[int]) -> None:
     assert blanked is not None
     assert blanked.count(b"\n") == text.count("\n")
     # the site finder's view: a statement with a body is in the blanked tree because it is hot
-    assert visited(ast.parse(blanked), lambda s, f: hasattr(s, "body") or _holds(s, hot), ends=False) == visited(
-        whole, lambda s, f: _holds(s, hot), ends=False
+    assert visited(ast.parse(blanked), lambda s: hasattr(s, "body") or _holds(s, hot)) == visited(
+        whole, lambda s: _holds(s, hot)
     )
-    blanked = sparse(text, hot, functions_only=True)
-    assert blanked is not None
-    kept = visited(ast.parse(blanked), lambda s, f: True, ends=True)
-
-    def stays(statement: ast.stmt, in_function: bool) -> bool:
-        return in_function or not isinstance(statement, FUNCTIONS) or _holds(statement, hot) or _last(whole, statement)
-
-    assert kept == visited(whole, stays, ends=True)
-
-
-def _last(tree: ast.AST, statement: ast.stmt) -> bool:
-    """The last statement of its block (python_outline keeps it, so every end stays where it was)."""
-    for node in ast.walk(tree):
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, list) and value and value[-1] is statement:
-                return True
-    return False
 
 
 SHAPES = {
@@ -193,11 +174,6 @@ def test_every_choice_of_one_or_two_hot_lines_parses_the_hot_statements_as_the_f
 def test_cold_statements_become_empty_lines_and_an_empty_body_a_pass() -> None:
     text = "import os\n\n\nclass A:\n    x = 1\n    def f(self, port=1):\n        y = 2\n        z = (\n            3)\n"
     assert sparse(text, [6]) == b"\n\n\nclass A:\n\n    def f(self, port=1):\n        pass\n\n\n"
-
-
-def test_the_command_reader_keeps_all_but_cold_functions_and_every_last_statement() -> None:
-    text = "CMD = 'vllm serve'\ndef a():\n    return 1\ndef cmd():\n    return CMD\ndef b():\n    return 2\n"
-    assert sparse(text, [4], functions_only=True) == b"CMD = 'vllm serve'\n\n\ndef cmd():\n    return CMD\ndef b():\n    return 2\n"
 
 
 def test_a_last_line_without_a_newline_is_a_line_like_any_other() -> None:

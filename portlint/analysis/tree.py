@@ -138,17 +138,26 @@ def searchable(data: bytes) -> tuple[bytes, list[int]]:
     """A module's lines as ast numbers them (a lone CR ends one too) joined by newlines, and
     where each starts: for byte searches that must find every identifier the parser reads.
     Python reads identifiers NFKC-normalised (`ｐｏｒｔ` is `port`); only a line with a
-    non-ASCII byte can differ, and only such lines are rewritten."""
-    if b"\r" in data:
-        data = _LINE_END.sub(b"\n", data)
-    if not data.isascii():
+    non-ASCII byte can differ, and only such lines are rewritten. (Those of the last module
+    asked for are kept: the command reader and both code analyses search the same file.)"""
+    if _SEARCHABLE and _SEARCHABLE[0][0] is data:
+        return _SEARCHABLE[0][1]
+    text = data
+    if b"\r" in text:
+        text = _LINE_END.sub(b"\n", text)
+    if not text.isascii():
         import unicodedata
 
-        data = b"\n".join(
+        text = b"\n".join(
             line if line.isascii() else unicodedata.normalize("NFKC", line.decode("utf-8", "replace")).encode()
-            for line in data.split(b"\n")
+            for line in text.split(b"\n")
         )
-    return data, line_starts(data)
+    found = text, line_starts(text)
+    _SEARCHABLE[:] = [(data, found)]
+    return found
+
+
+_SEARCHABLE: list[tuple[bytes, tuple[bytes, list[int]]]] = []  # (module, its searchable form): the last asked for
 
 
 def first_line(statement: ast.stmt) -> int:

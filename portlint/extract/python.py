@@ -78,26 +78,32 @@ def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole:
 
     Where only the site finder reads the tree, only its hot statements are parsed
     (python_outline): every statement with a body in the tree is one it would visit.
-    Where the command reader reads it too, only cold functions are left out: it reads
-    the string constants of every other statement. So does the rendezvous analysis
-    (`rendezvous_only`), which also keeps every function it may reach (rendezvous.kept).
-    The socket analysis (`whole`) reads whole modules.
+    Where the command reader reads it too, so are the statements that spell a name a
+    command's placeholder may read and the functions named like a command
+    (python_commands.kept). So does the rendezvous analysis (`rendezvous_only`), which also
+    keeps every function it may reach (rendezvous.kept). The socket analysis (`whole`) reads
+    whole modules.
     """
     data = source.data
     if not whole:
         sparse = None
-        if rendezvous_only:
+        if rendezvous_only or command_hot is not None:
             lines = python_outline.outline(data)
-            kept = rendezvous.kept(data, python_outline.definitions(data, lines)) if lines is not None else None
-            if kept is not None:
+            definitions = python_outline.definitions(data, lines) if lines is not None else []
+            kept: tuple[list[int], list[int]] | None = ([], [])
+            if lines is not None and rendezvous_only:
+                kept = rendezvous.kept(data, definitions)
+            if lines is not None and kept is not None:
                 functions, kept_lines = kept
-                sparse = python_outline.sparse(data, sorted({*hot, *(command_hot or ())}), source.line_starts,
-                                               functions_only=command_hot is not None, lines=lines, whole=functions,
-                                               whole_lines=kept_lines)
-        elif command_hot is None:
-            sparse = python_outline.sparse(data, hot, source.line_starts)
+                hot_lines = [*hot, *(command_hot or ())]
+                if command_hot is not None:
+                    constants, commanding = python_commands.kept(data, source.line_starts, lines, command_hot, definitions)
+                    hot_lines += constants
+                    functions = [*functions, *commanding]
+                sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
+                                               whole=functions, whole_lines=kept_lines)
         else:
-            sparse = python_outline.sparse(data, sorted({*hot, *command_hot}), source.line_starts, functions_only=True)
+            sparse = python_outline.sparse(data, hot, source.line_starts)
         if sparse is not None:
             try:
                 with warnings.catch_warnings():

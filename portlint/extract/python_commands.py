@@ -17,8 +17,9 @@ alone (its characters would not map one to one).
 from __future__ import annotations
 
 import ast
+import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from msgspec import structs
@@ -31,6 +32,7 @@ from portlint.analysis.tree import (
     searchable,
     statement_holds_hot,
 )
+from portlint.extract.python_outline import Outline
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -79,6 +81,47 @@ def hot_lines(data: bytes) -> list[int]:
     """The lines (1-based, as ast counts them) that hold a word of _HOT_WORDS, in any case."""
     text, starts = searchable(data)
     return sorted(lines_holding(text.lower(), starts, (word.encode() for word in _HOT_WORDS), whole=False))
+
+
+# An f-string placeholder that is a bare name (`{extra}`, `{port!r}`, `{width:>4}`, `{x=}`): the
+# only expressions `_Finder._constant` looks up. Matched in the code the reader reads, strings or not.
+_PLACEHOLDER = re.compile(rb"\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*[}!:=]")
+
+
+def kept(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int],
+         definitions: Sequence[tuple[str, int, int]]) -> tuple[list[int], list[int]]:
+    """Besides the `hot` lines, what a sparse tree must keep for `commands` to read what it reads in
+    the whole tree: the functions named like a command, whose every statement is read
+    (python_outline.definitions: name, first and end offset; kept by their first offsets, and
+    so is one whose name it cannot read), and the lines that spell a name a placeholder of the
+    code read may look up: the cold statements `_cold` reads assign such a name a constant, or
+    another value, and spell it. The code read is the logical lines that hold a hot line (a
+    literal is read from the statement it is in) and those functions. `line_offsets`: where
+    each of the module's lines starts."""
+    functions = [(first, end) for name, first, end in definitions if _named_like_a_command(name)]
+    read = set(functions)
+    starts, indents, ends = lines.starts, lines.indents, lines.ends
+    for line in hot:
+        at = line_offsets[line - 1]
+        i = bisect.bisect_right(starts, at)  # the logical line `at` is in starts before its indentation ends
+        if i == len(starts) or starts[i] - indents[i] > at:
+            i -= 1
+        if i >= 0 and at <= ends[i]:  # else a blank or comment line between two statements
+            read.add((starts[i] - indents[i], ends[i]))
+    names = {match.group(1) for start, end in read for match in _PLACEHOLDER.finditer(data, start, end)}
+    spelling: set[int] = set()
+    if names:
+        text, text_starts = searchable(data)  # a name may be written in another form NFKC reads as it
+        spelling = lines_holding(text, text_starts, names)
+    return sorted(spelling), [first for first, _ in functions]
+
+
+def _named_like_a_command(name: str) -> bool:
+    """What `_Finder.visit_FunctionDef` asks of a function's name ("": one it cannot read)."""
+    if not name:
+        return True
+    lowered = name.lower()  # every command word holds a hot word, as `words` lowers it
+    return any(word in lowered for word in _HOT_WORDS) and bool(_COMMAND_WORDS & set(words(name)))
 
 
 class _Finder(Visitor):

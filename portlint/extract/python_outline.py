@@ -162,15 +162,13 @@ def definitions(data: bytes, lines: Outline) -> list[tuple[str, int, int]]:
     return found
 
 
-def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], functions_only: bool = False,
-           lines: Outline | None = None, whole: Sequence[int] = (), whole_lines: Sequence[int] = ()) -> bytes | None:
+def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], lines: Outline | None = None,
+           whole: Sequence[int] = (), whole_lines: Sequence[int] = ()) -> bytes | None:
     """The module with every statement that holds no hot line blanked, or None (parse it whole).
 
     `hot_lines` are sorted 1-based line numbers; `line_starts` the offset of each line. A
     statement holds a line when the line lies from its first decorator to its last line
-    (comment lines inside it included, as a node's line span includes them).
-    `functions_only`: blank only cold function definitions outside functions (what the
-    command reader drops unread); every other statement stays. `lines`: the module's
+    (comment lines inside it included, as a node's line span includes them). `lines`: the module's
     `outline`, when the caller has it. `whole`: the offsets where functions start (their first
     line's) that are kept with every statement in them (and so are hot); `whole_lines`: sorted
     lines whose top-level statements are kept so.
@@ -185,7 +183,7 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], fu
         kept = [line_starts[line - 1] for line in whole_lines if 0 < line <= len(line_starts)]
         if kept or whole:
             hot = sorted({*hot, *kept, *whole})
-        _Blanker(data, lines, hot, functions_only, blanks, whole, kept).block(0, len(lines.starts), 0, in_function=False)
+        _Blanker(data, lines, hot, blanks, whole, kept).block(0, len(lines.starts), 0)
     except _Unsure:
         return None
     if not blanks:
@@ -204,19 +202,18 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], fu
 
 
 class _Blanker:
-    def __init__(self, data: bytes, lines: Outline, hot: list[int], functions_only: bool, blanks: list[tuple[int, int, int]],
+    def __init__(self, data: bytes, lines: Outline, hot: list[int], blanks: list[tuple[int, int, int]],
                  whole: Sequence[int] = (), whole_lines: list[int] | None = None) -> None:
         self.data = data
         self.starts = lines.starts
         self.indents = lines.indents
         self.ends = lines.ends
         self.hot = hot
-        self.functions_only = functions_only
         self.blanks = blanks
         self.whole = set(whole)  # offsets of the functions kept with all their statements
         self.whole_lines = whole_lines or []  # sorted offsets of lines whose top-level statements are kept so
 
-    def block(self, first: int, stop: int, indent: int, in_function: bool) -> None:
+    def block(self, first: int, stop: int, indent: int) -> None:
         """The statements of logical lines first..stop-1, all at `indent` (a body, or the module)."""
         statements = []
         i = first
@@ -240,12 +237,9 @@ class _Blanker:
             statements.append((start, parts))
         if not statements:
             return
-        cold = [self._blankable(parts[0][0], in_function) and not self._holds_hot(start, parts[-1][1] - 1)
-                for start, parts in statements]
+        cold = [not self._holds_hot(start, parts[-1][1] - 1) for start, parts in statements]
         if first and self._is_match(first - 1):
             cold = [False] * len(cold)  # `case` clauses are no statements: the parser reads every pattern
-        if self.functions_only:
-            cold[-1] = False  # a block's last statement stays: every statement kept keeps its end line
         if all(cold):  # nothing left: a body keeps its header valid with a `pass`
             self._blank(first, stop - 1, indent if first > 0 else -1)
             return
@@ -255,12 +249,9 @@ class _Blanker:
                 continue
             if self._kept_whole(start, parts[-1][1] - 1, top=not first):
                 continue
-            if not self.functions_only:
-                parts = self._without_cold_elifs(parts)
-            function = in_function or self._is_function(parts[0][0])
-            for header, end in parts:
+            for header, end in self._without_cold_elifs(parts):
                 if end > header + 1:
-                    self.block(header + 1, end, self.indents[header + 1], function)
+                    self.block(header + 1, end, self.indents[header + 1])
 
     def _kept_whole(self, first: int, last: int, top: bool) -> bool:
         line = self.starts[first] - self.indents[first]
@@ -279,9 +270,6 @@ class _Blanker:
                 self._blank(header, parts[-1][1] - 1, -1)
                 return parts[:k]
         return parts
-
-    def _blankable(self, header: int, in_function: bool) -> bool:
-        return not self.functions_only or (not in_function and self._is_function(header))
 
     def _is_function(self, line: int) -> bool:
         return _FUNCTION.match(self.data, self._decorated(line)) is not None
