@@ -10,6 +10,7 @@ rule by name.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import mmap
 import os
@@ -18,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeGuard
+from typing import Any, NoReturn, TypeGuard
 
 from msgspec import Struct, field
 
@@ -101,26 +102,23 @@ def uses_sockets(kind: str, data: bytes) -> bool:
     return kind == "python" and analysis.worth_reading(data)
 
 
-# -- the per-file stage over many files: in this process, or a fork pool ------------
+# -- the per-file stage over many files: in this process, or with forked workers -----
 PARALLEL_BYTES = 1 << 20  # less input to extract than this and one process is faster (README, "Speed")
-_JOBS: list[tuple[str, str, bytes, bool]] = []  # a pool's work, inherited by its forked workers
-_JOB_NAMES: NameFilter | None = None
+Result = tuple[Extraction, "frozen.Flat | None"]  # what the per-file stage gives of one file
 
 
-def extract_many(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter) -> list[tuple[Extraction, frozen.Flat | None]]:
+def extract_many(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter) -> list[Result]:
     """(extraction, tree) of every (path, kind, data, mirrored) job, in order."""
     workers = _workers(sum(len(job[2]) for job in jobs))
-    if workers > 1 and len(jobs) > 1:
+    if workers > 1 and len(jobs) > 1 and hasattr(os, "fork"):
         try:
             return _in_pool(jobs, names, workers)
-        except (OSError, ImportError, RuntimeError):  # no fork here, no semaphores, a worker died
+        except OSError:  # no pipes here
             pass
     return [_result(extract_file(path, kind, data, names, mirrored)) for path, kind, data, mirrored in jobs]
 
 
 def _workers(size: int) -> int:
-    import os
-
     wanted = os.environ.get("PORTLINT_WORKERS", "")
     if wanted.isdigit() and int(wanted) > 0:
         return int(wanted)  # a fixed number, whatever the size (1: never a pool)
@@ -151,29 +149,54 @@ PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[tuple[Extraction, frozen.Flat | None]]:
-    """Workers forked from this process read the jobs from its memory; only the results travel back.
-    Largest files first, so no worker is left holding the longest one at the end; the small ones
-    a few at a time (a task per file cost more round trips than AReaL's largest file takes)."""
-    global _JOBS, _JOB_NAMES
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
+def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[Result]:
+    """This process and `workers - 1` forked from it take tasks from one pipe until it is empty.
+    The workers read their jobs from the memory they share with this process at the fork; only
+    their results travel back, once, at the end. Tasks are runs of jobs, largest files first, so
+    no one is left holding the longest one at the end, and the small ones a few at a time (a task
+    per file cost more round trips than AReaL's largest file takes). A worker that dies leaves
+    the tasks it took to this process."""
     for kind in ("", *sorted({job[1] for job in jobs})):  # once here, shared by every worker
         for module in PER_FILE_MODULES.get(kind, ()):
             importlib.import_module(module)
-    _JOBS, _JOB_NAMES = jobs, names
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
-    tasks = _runs(order, [len(jobs[i][2]) for i in order], workers * TASKS_PER_WORKER)
+    tasks = _runs(order, [len(jobs[i][2]) for i in order], min(workers * TASKS_PER_WORKER, 255))
+    queue, filling = os.pipe()
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = dict(zip(order, (result for results in pool.map(_task, tasks) for result in results)))
+        os.write(filling, bytes(range(len(tasks))))  # one byte per task: reads cannot split one
     finally:
-        _JOBS, _JOB_NAMES = [], None
-    return [done[i] for i in range(len(jobs))]
+        os.close(filling)  # so the queue ends when it is empty
+    children: list[tuple[int, int]] = []  # (pid, read end of its results)
+    try:
+        for _ in range(workers - 1):
+            results, sending = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:  # no more processes: fewer workers
+                os.close(results)
+                os.close(sending)
+                break
+            if pid == 0:
+                _work(jobs, names, tasks, queue, sending)
+            os.close(sending)
+            children.append((pid, results))
+        done = _take(jobs, names, tasks, queue)
+        while children:
+            pid, results = children.pop()
+            done.update(_collected(pid, results))
+    finally:
+        os.close(queue)
+        for pid, results in children:  # only when this process failed: stop the others
+            os.close(results)
+            _reap(pid, kill=True)
+    found: list[Result | None] = [None] * len(jobs)
+    for number, task in enumerate(tasks):
+        for index, result in zip(task, done[number] if number in done else _task(jobs, names, task)):
+            found[index] = result
+    return found  # type: ignore[return-value]  # every job is in one task
 
 
-TASKS_PER_WORKER = 8  # each task is a round trip to a worker, so not one per file (README, "Parallel where it pays")
+TASKS_PER_WORKER = 8  # each task is a read from the queue, and the small files go together (README, "Parallel where it pays")
 
 
 def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
@@ -191,17 +214,69 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
     return runs
 
 
-def _task(indices: list[int]) -> list[tuple[Extraction, frozen.Flat | None]]:
-    """One task of a pool's worker: the per-file stage of a run of jobs, in order."""
-    assert _JOB_NAMES is not None
-    found = []
-    for index in indices:
-        path, kind, data, mirrored = _JOBS[index]
-        found.append(_result(extract_file(path, kind, data, _JOB_NAMES, mirrored)))
-    return found
+def _take(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, tasks: list[list[int]], queue: int) -> dict[int, list[Result]]:
+    """The tasks this process takes from the queue until it is empty, done: task number -> results."""
+    done = {}
+    while taken := os.read(queue, 1):
+        done[taken[0]] = _task(jobs, names, tasks[taken[0]])
+    return done
 
 
-def _result(state: FileState) -> tuple[Extraction, frozen.Flat | None]:
+def _task(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, indices: list[int]) -> list[Result]:
+    """The per-file stage of a run of jobs, in order."""
+    return [_result(extract_file(*jobs[index][:3], names, jobs[index][3])) for index in indices]
+
+
+def _work(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, tasks: list[list[int]], queue: int, sending: int) -> NoReturn:
+    """A forked worker: its tasks, then their results down the pipe, then out (os._exit: nothing
+    of this process, buffered output or exit handlers, runs twice)."""
+    import pickle
+
+    code = 1
+    try:
+        payload = memoryview(pickle.dumps(_take(jobs, names, tasks, queue), pickle.HIGHEST_PROTOCOL))
+        while payload:
+            payload = payload[os.write(sending, payload):]
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _collected(pid: int, results: int) -> dict[int, list[Result]]:
+    """What a worker sent, once it has ended; nothing from one that failed (this process then
+    does its tasks again)."""
+    import pickle
+
+    chunks = []
+    try:
+        while chunk := os.read(results, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(results)
+    if not _reap(pid, kill=False):
+        return {}
+    try:
+        done = pickle.loads(b"".join(chunks))
+    except Exception:  # noqa: BLE001 - a payload cut short
+        return {}
+    return done if isinstance(done, dict) else {}
+
+
+def _reap(pid: int, kill: bool) -> bool:
+    """Wait for a worker (stopped first when `kill`); whether it exited cleanly."""
+    import signal
+
+    if kill:
+        with contextlib.suppress(OSError):  # it has ended already
+            os.kill(pid, signal.SIGKILL)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return False
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _result(state: FileState) -> Result:
     return state.extraction, state.tree
 
 
@@ -368,7 +443,7 @@ class Engine:
         store = self.store
         # the digests _read took of these very bytes (the warm path's): not hashed a second time
         keys = [self._key(kind, path, self.digests[path]) for path, kind, _ in inputs] if store is not None else []
-        results: list[tuple[Extraction, frozen.Flat | None] | None] = [None] * len(inputs)
+        results: list[Result | None] = [None] * len(inputs)
         if store is not None:
             for i, (path, _, _) in enumerate(inputs):
                 hit = store.get(path, keys[i])
@@ -646,7 +721,7 @@ def _partners(checks: Iterable[frozen.FrozenCheck]) -> dict[str, set[str]]:
     return partners
 
 
-def _result_shaped(hit: object) -> TypeGuard[tuple[Extraction, frozen.Flat | None]]:
+def _result_shaped(hit: object) -> TypeGuard[Result]:
     """A cached (extraction, tree) pair, as this version stores it (anything else is computed again)."""
     return (
         isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], Extraction)

@@ -2,6 +2,7 @@
 and the per-file stage giving the same results in a fork pool as in one process."""
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
 import subprocess
@@ -81,6 +82,32 @@ def test_without_a_pool_the_work_is_done_here(demo: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(engine, "_in_pool", no_pool)
     monkeypatch.setenv("PORTLINT_WORKERS", "2")
     assert engine.extract_many(jobs, run.names) == serial
+
+
+@pytest.mark.parametrize("when", ["at once", "after taking a task"])
+def test_a_worker_that_dies_leaves_its_tasks_to_this_process(demo: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    jobs, run = _jobs(demo)
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    serial = engine.extract_many(jobs, run.names)
+    parent, take = os.getpid(), engine._take
+    taken, told = os.pipe()
+
+    def dying(jobs: list, names: object, tasks: list, queue: int) -> dict:
+        if os.getpid() != parent:  # the worker
+            if when == "after taking a task":
+                assert os.read(queue, 1)
+            os.write(told, b"x")
+            os._exit(3)
+        assert os.read(taken, 1) == b"x"  # the worker has its task before this process takes any
+        return take(jobs, names, tasks, queue)
+
+    monkeypatch.setattr(engine, "_take", dying)
+    monkeypatch.setenv("PORTLINT_WORKERS", "2")
+    try:
+        assert engine.extract_many(jobs, run.names) == serial
+    finally:
+        os.close(taken)
+        os.close(told)
 
 
 def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
