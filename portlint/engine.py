@@ -103,7 +103,7 @@ def uses_sockets(kind: str, data: bytes) -> bool:
 
 
 # -- the per-file stage over many files: in this process, or with forked workers -----
-PARALLEL_BYTES = 1 << 20  # less input to extract than this and one process is faster (README, "Speed")
+PARALLEL_BYTES = 1 << 19  # less input to extract than this and one process is faster (README, "Speed")
 Result = tuple[Extraction, "frozen.Flat | None"]  # what the per-file stage gives of one file
 
 
