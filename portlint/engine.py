@@ -202,9 +202,9 @@ TASKS = 255
 
 
 def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
-    """`items` cut, in order, into about `count` runs of about equal total size: the largest
-    items each alone, the many small ones together."""
-    target = sum(sizes) / count
+    """`items` cut, in order, into at most `count + 1` runs of about equal total size: the
+    largest items each alone, the many small ones together (empty ones too)."""
+    target = max(sum(sizes) / count, 1)
     runs: list[list[int]] = []
     total = 0
     for item, size in zip(items, sizes):

@@ -114,11 +114,26 @@ def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
     """Largest first: a big file is a task of its own, the small ones go together, in order."""
     assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5, 1, 2, 4]]
     assert engine._runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3, 4]]
-    assert engine._runs([1, 2, 3], [0, 0, 0], 2) == [[1], [2], [3]]
+    assert engine._runs([1, 2, 3], [0, 0, 0], 2) == [[1, 2, 3]]
+    assert len(engine._runs(list(range(600)), [0, 1] * 300, engine.TASKS)) <= engine.TASKS + 1
     assert engine._runs([], [], 16) == []
     order = list(range(300))
     runs = engine._runs(order, [1000 - i for i in order], 16)
     assert [i for run in runs for i in run] == order and 14 <= len(runs) <= 17
+
+
+def test_a_pool_numbers_every_task_with_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More jobs than a byte numbers, empty ones among them (a frozen pair's sides are read
+    whatever their size): the pool's tasks still fit the queue."""
+    from portlint.naming import NameFilter
+
+    for empty in (600, 300):  # only empty files; then half of them
+        jobs = [(f"f{i}.sh", "shell", b"" if i < empty else b"PORT=%d\n" % (8000 + i), False) for i in range(600)]
+        monkeypatch.setenv("PORTLINT_WORKERS", "1")
+        serial = engine.extract_many(jobs, NameFilter())
+        monkeypatch.setenv("PORTLINT_WORKERS", "2")
+        assert engine.extract_many(jobs, NameFilter()) == serial
+        assert sum(len(extraction.sites) for extraction, _ in serial) == 600 - empty
 
 
 def test_small_inputs_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
