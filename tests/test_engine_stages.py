@@ -122,6 +122,18 @@ def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
     assert [i for run in runs for i in run] == order and 14 <= len(runs) <= 17
 
 
+def test_a_kind_with_few_files_is_one_task_that_imports_what_it_reads_itself() -> None:
+    """Two YAML files among many Python ones: one task, first, and ruamel.yaml is left to the
+    process that takes it; the Python files go largest first."""
+    jobs = [("a.yaml", "yaml", b"x: 1\n", False), *((f"m{i}.py", "python", b"#" * (10 + i), False) for i in range(8)),
+            ("b.yaml", "yaml", b"y: 2\n", False)]
+    tasks, shared = engine._tasks(jobs)
+    assert tasks[0] == [0, 9] and shared == {"python"}
+    assert [i for task in tasks[1:] for i in task] == list(range(8, 0, -1))
+    many = [(f"c{i}.yaml", "yaml", b"z: 3\n", False) for i in range(engine.RARE + 1)]
+    assert engine._tasks(many)[1] == {"yaml"}
+
+
 def test_a_pool_numbers_every_task_with_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
     """More jobs than a byte numbers, empty ones among them (a frozen pair's sides are read
     whatever their size): the pool's tasks still fit the queue."""
