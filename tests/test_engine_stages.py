@@ -110,6 +110,19 @@ def test_a_worker_that_dies_leaves_its_tasks_to_this_process(demo: Path, monkeyp
         os.close(told)
 
 
+def test_when_no_worker_can_be_forked_this_process_does_every_task(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs, run = _jobs(demo)
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    serial = engine.extract_many(jobs, run.names)
+
+    def no_fork() -> int:
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    monkeypatch.setenv("PORTLINT_WORKERS", "3")
+    assert engine.extract_many(jobs, run.names) == serial
+
+
 def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
     """Largest first: a big file is a task of its own, the small ones go together, in order."""
     assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5, 1, 2, 4]]
