@@ -133,9 +133,9 @@ def _workers(size: int) -> int:
 
 # What the per-file stage imports on first use, by the kind of file that needs it ("": every
 # kind): imported before a pool forks, or each worker imports it all again (on AReaL 59
-# modules, ~0.1 s of CPU per worker), and only for the kinds there are (trl's pool has no YAML
-# to read, and ruamel.yaml costs ~10-20 ms) in more than one task (_tasks). Only a cost, never a result, if it falls behind:
-# tests/test_engine_stages.py keeps it complete.
+# modules, ~0.1 s of CPU per worker), and only for the kinds there are in more than one task
+# (trl's pool has no YAML to read, and ruamel.yaml costs ~10-20 ms; _tasks). Only a cost, never
+# a result, if it falls behind: tests/test_engine_stages.py keeps it complete.
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
     "": ("portlint.extract.prose",),
     "yaml": ("portlint.extract.yaml", "portlint.extract.yaml_commands", "portlint.extract.template",
@@ -152,9 +152,8 @@ PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
 def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[Result]:
     """This process and `workers - 1` forked from it take tasks from one pipe until it is empty.
     The workers read their jobs from the memory they share with this process at the fork; only
-    their results travel back, once, at the end. Tasks are runs of jobs, largest files first, so
-    no one is left holding the longest one at the end, the smallest a few together. A worker that dies leaves
-    the tasks it took to this process."""
+    their results travel back, once, at the end. A worker that dies leaves the tasks it took to
+    this process."""
     tasks, shared = _tasks(jobs)
     for kind in ("", *sorted(shared)):  # once here, for every worker
         for module in PER_FILE_MODULES.get(kind, ()):
@@ -196,19 +195,21 @@ def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, worker
 
 def _tasks(jobs: list[tuple[str, str, bytes, bool]]) -> tuple[list[list[int]], set[str]]:
     """The pool's tasks (job indices), and the kinds whose modules every process needs. A kind
-    with at most RARE jobs is one task, first in the queue, and only the process that takes it
-    imports what it reads (ruamel.yaml, ~10 ms, for AReaL's two YAML files or NeMo-Skills' one);
-    the rest are runs of jobs, largest files first."""
+    with at most RARE jobs, RARE_BYTES in all, is one task, first in the queue, and only the
+    process that takes it imports what it reads (ruamel.yaml, ~10 ms, for AReaL's two YAML files
+    or NeMo-Skills' one). The rest are runs of jobs, largest files first, so that no process is
+    left holding the longest one at the end, the smallest a few together."""
     by_kind: dict[str, list[int]] = defaultdict(list)
     for index, job in enumerate(jobs):
         by_kind[job[1]].append(index)
-    rare = sorted(kind for kind, indices in by_kind.items() if len(indices) <= RARE)
+    rare = sorted(kind for kind, indices in by_kind.items()
+                  if len(indices) <= RARE and sum(len(jobs[i][2]) for i in indices) <= RARE_BYTES)
     order = sorted((i for i, job in enumerate(jobs) if job[1] not in rare), key=lambda i: -len(jobs[i][2]))
     tasks = [by_kind[kind] for kind in rare] + _runs(order, [len(jobs[i][2]) for i in order], TASKS - len(rare))
     return tasks, set(by_kind) - set(rare)
 
 
-RARE = 4  # jobs of one kind: as few as this and they are one task (_tasks)
+RARE, RARE_BYTES = 4, 1 << 16  # jobs of one kind: as few and as small as this and they are one task (_tasks)
 # As many tasks as a byte numbers: taking one costs a read from the queue, and the smaller the
 # last ones, the closer together the processes finish (AReaL: ~1 ms apart, against 10-40 ms with
 # 16 tasks). Results still travel once per worker.

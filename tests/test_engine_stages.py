@@ -145,6 +145,8 @@ def test_a_kind_with_few_files_is_one_task_that_imports_what_it_reads_itself() -
     assert [i for task in tasks[1:] for i in task] == list(range(8, 0, -1))
     many = [(f"c{i}.yaml", "yaml", b"z: 3\n", False) for i in range(engine.RARE + 1)]
     assert engine._tasks(many)[1] == {"yaml"}
+    large = [(f"d{i}.yaml", "yaml", b"#" * (engine.RARE_BYTES // 2 + 1), False) for i in range(2)]
+    assert engine._tasks(large) == ([[0], [1]], {"yaml"})  # two processes can share them
 
 
 def test_a_pool_numbers_every_task_with_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
