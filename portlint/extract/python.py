@@ -87,13 +87,12 @@ def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole:
     data = source.data
     if not whole:
         sparse = None
-        if rendezvous_only or command_hot is not None:
-            lines = python_outline.outline(data)
-            definitions = python_outline.definitions(data, lines) if lines is not None else []
-            kept: tuple[list[int], list[int]] | None = ([], [])
-            if lines is not None and rendezvous_only:
-                kept = rendezvous.kept(data, definitions)
-            if lines is not None and kept is not None:
+        if not rendezvous_only and command_hot is None:
+            sparse = python_outline.sparse(data, hot, source.line_starts)
+        elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
+            definitions = python_outline.definitions(data, lines)
+            kept = rendezvous.kept(data, definitions) if rendezvous_only else ([], [])
+            if kept is not None:
                 functions, kept_lines = kept
                 hot_lines = [*hot, *(command_hot or ())]
                 if command_hot is not None:
@@ -102,8 +101,6 @@ def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole:
                     functions = [*functions, *commanding]
                 sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
                                                whole=functions, whole_lines=kept_lines)
-        else:
-            sparse = python_outline.sparse(data, hot, source.line_starts)
         if sparse is not None:
             try:
                 with warnings.catch_warnings():

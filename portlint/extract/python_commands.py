@@ -117,7 +117,8 @@ def kept(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int],
 
 
 def _named_like_a_command(name: str) -> bool:
-    """What `_Finder.visit_FunctionDef` asks of a function's name ("": one it cannot read)."""
+    """A function every return of which is read: a command word in its name ("": a name
+    python_outline.definitions cannot read)."""
     if not name:
         return True
     lowered = name.lower()  # every command word holds a hot word, as `words` lowers it
@@ -167,7 +168,7 @@ class _Finder(Visitor):
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.strings.append({})
         self.functions.append(node.name)
-        self.command_functions.append(bool(_COMMAND_WORDS & set(words(node.name))))
+        self.command_functions.append(_named_like_a_command(node.name))
         self.generic_visit(node)
         self.command_functions.pop()
         self.functions.pop()
