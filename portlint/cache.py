@@ -123,6 +123,12 @@ class Cache:
         self._kept[path] = entry
         return value
 
+    def keep(self, path: str, key: str) -> None:
+        """Keep the stored result in the next index (`get` found it, maybe in another process)."""
+        entry = self._stored.get(path)
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == key:
+            self._kept[path] = entry
+
     def put(self, path: str, key: str, value: Any) -> None:
         try:
             self._kept[path] = [key, encode(value)]

@@ -10,20 +10,16 @@ rule by name.
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
-import mmap
 import os
-import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from msgspec import Struct, field
 
-from portlint import analysis, cache, discover, frozen, locate, writer
+from portlint import analysis, cache, discover, frozen, pool, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
@@ -31,12 +27,12 @@ from portlint.extract import Extraction, Suppression
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
+from portlint.read import Read, read_file
 from portlint.rules import ALL, BY_CODE, CHECKS, JUDGES, describe
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 
 MAX_FIX_ROUNDS = 10
-_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UTF-32 BE (LE starts like UTF-16 LE)
 FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
 
 
@@ -105,20 +101,31 @@ def uses_sockets(kind: str, data: bytes) -> bool:
 # -- the per-file stage over many files: in this process, or with forked workers -----
 PARALLEL_BYTES = 1 << 19  # less input to extract than this and one process is faster (README, "Speed")
 Result = tuple[Extraction, "frozen.Flat | None"]  # what the per-file stage gives of one file
+Job = tuple[str, str, bytes, bool]  # (path, kind, bytes, one side of a frozen pair): one file to extract
 
 
-def extract_many(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter) -> list[Result]:
-    """(extraction, tree) of every (path, kind, data, mirrored) job, in order."""
+def extract_many(jobs: list[Job], names: NameFilter) -> list[Result]:
+    """(extraction, tree) of every job, in order: by a pool when there is enough to extract."""
     workers = _workers(sum(len(job[2]) for job in jobs))
-    if workers > 1 and len(jobs) > 1 and hasattr(os, "fork"):
-        try:
-            return _in_pool(jobs, names, workers)
-        except OSError:  # no pipes here
-            pass
-    return [_result(extract_file(path, kind, data, names, mirrored)) for path, kind, data, mirrored in jobs]
+    if workers == 1:
+        return [_extracted(job, names) for job in jobs]
+    tasks, shared = _tasks(jobs, pool.TASKS)
+    _preload(shared)
+    done = pool.run(len(tasks), lambda number: [_extracted(jobs[i], names) for i in tasks[number]], workers)
+    found: list[Result | None] = [None] * len(jobs)
+    for task, results in zip(tasks, done):
+        for index, result in zip(task, results):
+            found[index] = result
+    return found  # type: ignore[return-value]  # every job is in one task
+
+
+def _extracted(job: Job, names: NameFilter) -> Result:
+    path, kind, data, mirrored = job
+    return _result(extract_file(path, kind, data, names, mirrored))
 
 
 def _workers(size: int) -> int:
+    """Processes for the per-file stage once `size` bytes are left to extract."""
     wanted = os.environ.get("PORTLINT_WORKERS", "")
     if wanted.isdigit() and int(wanted) > 0:
         return int(wanted)  # a fixed number, whatever the size (1: never a pool)
@@ -149,77 +156,38 @@ PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _in_pool(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, workers: int) -> list[Result]:
-    """This process and `workers - 1` forked from it take tasks from one pipe until it is empty.
-    The workers read their jobs from the memory they share with this process at the fork; only
-    their results travel back, once, at the end. A worker that dies leaves the tasks it took to
-    this process."""
-    tasks, shared = _tasks(jobs)
-    for kind in ("", *sorted(shared)):  # once here, for every worker
+def _preload(kinds: Iterable[str]) -> None:
+    """What the per-file stage imports for these kinds, once here, before the pool forks."""
+    for kind in ("", *sorted(kinds)):
         for module in PER_FILE_MODULES.get(kind, ()):
             importlib.import_module(module)
-    queue, filling = os.pipe()
-    try:
-        os.write(filling, bytes(range(len(tasks))))  # one byte per task: reads cannot split one
-    finally:
-        os.close(filling)  # so the queue ends when it is empty
-    children: list[tuple[int, int]] = []  # (pid, read end of its results)
-    try:
-        for _ in range(workers - 1):
-            results, sending = os.pipe()
-            try:
-                pid = os.fork()
-            except OSError:  # no more processes: fewer workers
-                os.close(results)
-                os.close(sending)
-                break
-            if pid == 0:
-                _work(jobs, names, tasks, queue, sending)
-            os.close(sending)
-            children.append((pid, results))
-        done = _take(jobs, names, tasks, queue)
-        while children:
-            pid, results = children.pop()
-            done.update(_collected(pid, results))
-    finally:
-        os.close(queue)
-        for pid, results in children:  # only when this process failed: stop the others
-            os.close(results)
-            _reap(pid, kill=True)
-    found: list[Result | None] = [None] * len(jobs)
-    for number, task in enumerate(tasks):
-        for index, result in zip(task, done[number] if number in done else _task(jobs, names, task)):
-            found[index] = result
-    return found  # type: ignore[return-value]  # every job is in one task
 
 
-def _tasks(jobs: list[tuple[str, str, bytes, bool]]) -> tuple[list[list[int]], set[str]]:
-    """The pool's tasks (job indices), and the kinds whose modules every process needs. A kind
-    with at most RARE jobs, RARE_BYTES in all, is one task, first in the queue, and only the
-    process that takes it imports what it reads (ruamel.yaml, ~10 ms, for AReaL's two YAML files
-    or NeMo-Skills' one). The rest are runs of jobs, largest files first, so that no process is
-    left holding the longest one at the end, the smallest a few together."""
+def _tasks(jobs: list[Job], count: int) -> tuple[list[list[int]], set[str]]:
+    """At most `count` tasks of the pool (job indices), and the kinds whose modules every
+    process needs. A kind with at most RARE jobs, RARE_BYTES in all, is one task, first in the
+    queue, and only the process that takes it imports what it reads (ruamel.yaml, ~10 ms, for
+    AReaL's two YAML files or NeMo-Skills' one). The rest are runs of jobs, largest files
+    first, so that no process is left holding the longest one at the end, the smallest a few
+    together."""
     by_kind: dict[str, list[int]] = defaultdict(list)
     for index, job in enumerate(jobs):
         by_kind[job[1]].append(index)
     rare = sorted(kind for kind, indices in by_kind.items()
                   if len(indices) <= RARE and sum(len(jobs[i][2]) for i in indices) <= RARE_BYTES)
     order = sorted((i for i, job in enumerate(jobs) if job[1] not in rare), key=lambda i: -len(jobs[i][2]))
-    tasks = [by_kind[kind] for kind in rare] + _runs(order, [len(jobs[i][2]) for i in order], TASKS - len(rare))
+    tasks = [by_kind[kind] for kind in rare] + _runs(order, [len(jobs[i][2]) for i in order], count - 1 - len(rare))
     return tasks, set(by_kind) - set(rare)
 
 
 RARE, RARE_BYTES = 4, 1 << 16  # jobs of one kind: as few and as small as this and they are one task (_tasks)
-# As many tasks as a byte numbers: taking one costs a read from the queue, and the smaller the
-# last ones, the closer together the processes finish (AReaL: ~1 ms apart, against 10-40 ms with
-# 16 tasks). Results still travel once per worker.
-TASKS = 255
+READ_TASKS = 160  # of the pool's tasks, at most this many read the rest of the listing (Engine._shared)
 
 
 def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
     """`items` cut, in order, into at most `count + 1` runs of about equal total size: the
     largest items each alone, the many small ones together (empty ones too)."""
-    target = max(sum(sizes) / count, 1)
+    target = max(sum(sizes) / max(count, 1), 1)
     runs: list[list[int]] = []
     total = 0
     for item, size in zip(items, sizes):
@@ -231,70 +199,26 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
     return runs
 
 
-def _take(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, tasks: list[list[int]], queue: int) -> dict[int, list[Result]]:
-    """The tasks this process takes from the queue until it is empty, done: task number -> results."""
-    done = {}
-    while taken := os.read(queue, 1):
-        done[taken[0]] = _task(jobs, names, tasks[taken[0]])
-    return done
-
-
-def _task(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, indices: list[int]) -> list[Result]:
-    """The per-file stage of a run of jobs, in order."""
-    return [_result(extract_file(*jobs[index][:3], names, jobs[index][3])) for index in indices]
-
-
-def _work(jobs: list[tuple[str, str, bytes, bool]], names: NameFilter, tasks: list[list[int]], queue: int, sending: int) -> NoReturn:
-    """A forked worker: its tasks, then their results down the pipe, then out (os._exit: nothing
-    of this process, buffered output or exit handlers, runs twice)."""
-    import pickle
-
-    code = 1
-    try:
-        payload = memoryview(pickle.dumps(_take(jobs, names, tasks, queue), pickle.HIGHEST_PROTOCOL))
-        while payload:
-            payload = payload[os.write(sending, payload):]
-        code = 0
-    finally:
-        os._exit(code)
-
-
-def _collected(pid: int, results: int) -> dict[int, list[Result]]:
-    """What a worker sent, once it has ended; nothing from one that failed (this process then
-    does its tasks again)."""
-    import pickle
-
-    chunks = []
-    try:
-        while chunk := os.read(results, 1 << 16):
-            chunks.append(chunk)
-    finally:
-        os.close(results)
-    if not _reap(pid, kill=False):
-        return {}
-    try:
-        done = pickle.loads(b"".join(chunks))
-    except Exception:  # noqa: BLE001 - a payload cut short
-        return {}
-    return done if isinstance(done, dict) else {}
-
-
-def _reap(pid: int, kill: bool) -> bool:
-    """Wait for a worker (stopped first when `kill`); whether it exited cleanly."""
-    import signal
-
-    if kill:
-        with contextlib.suppress(OSError):  # it has ended already
-            os.kill(pid, signal.SIGKILL)
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return False
-    return os.waitstatus_to_exitcode(status) == 0
+def _chunks(items: list[int], count: int) -> list[list[int]]:
+    """`items` cut, in order, into at most `count` runs of about equal length."""
+    size = -(-len(items) // max(count, 1))
+    return [items[at:at + size] for at in range(0, len(items), size)]
 
 
 def _result(state: FileState) -> Result:
     return state.extraction, state.tree
+
+
+class Visit(NamedTuple):
+    """A listed file after the read stage, as any process of the pool hands it back: what
+    reading it gave, whether it is worth extracting, and its per-file result once taken from
+    the cache or computed."""
+
+    read: Read  # its bytes only when it is worth extracting (the pool's workers send them back)
+    worth: bool | None = None  # None: not read
+    decided: bool = False  # `worth` was decided by this visit (not known from the cache, nor a frozen side)
+    result: Result | None = None
+    cached: bool = False  # `result` came from the cache
 
 
 # -- stage: the layout's facts (each a function of plain data) ----------------------
@@ -421,61 +345,158 @@ class Engine:
         self.store.put(state.path, self._key(state.kind, state.path, cache.digest(state.data)), _result(state))
 
     def scan(self) -> Iterator[tuple[str, FileState]]:
-        """Stage read → extract: every listed file worth parsing, extracted."""
-        return ((state.path, state) for state in self.extract_all(self.read_all()))
+        """Stages read → extract: every listed file worth parsing, extracted."""
+        listed, visits = self._visited()
+        return ((state.path, state) for state in self._states(listed, visits))
 
-    def read_all(self) -> Iterator[tuple[str, str, bytes]]:
-        """Stage read: (path, kind, bytes) of every candidate file worth parsing."""
-        root = self.config.root
-        pattern = discover.prefilter(self.names.selector_names)
+    def listing(self) -> list[discover.Candidate]:
+        """The files to read, with their kinds; the frozen pairs among them."""
         config_path = self.config_display()
-        listed = [c for c in discover.candidates(root, self.config.include, self.config.exclude) if c.path != config_path]
+        listed = [c for c in discover.candidates(self.config.root, self.config.include, self.config.exclude) if c.path != config_path]
         self.listed = {c.path: c.kind for c in listed}  # the layout's own numbers are the layout, not sites
         self.pairs = self.frozen_pairs()
         self.mirrored = {p for pair in self.pairs for p in (pair.copy, pair.source) if p}
+        return listed
+
+    def read_all(self) -> Iterator[tuple[str, str, bytes]]:
+        """Stage read alone: (path, kind, bytes) of every listed file worth parsing."""
+        listed = self.listing()
+        pattern = discover.prefilter(self.names.selector_names)
+        visits = [self._visit(candidate, pattern, extract=False) for candidate in listed]
+        self._told(listed, visits)
+        return ((c.path, c.kind, v.read.data) for c, v in zip(listed, visits) if v.worth and v.read.data is not None)
+
+    def _visited(self) -> tuple[list[discover.Candidate], list[Visit]]:
+        """Every listed file read and, when it is worth it, extracted (or taken from the cache).
+
+        In this process, file after file, until the files read so far leave enough to extract
+        for a pool to win (PARALLEL_BYTES); from there this process and the pool's workers share
+        the rest of the listing, reading and extracting alike, and the files read so far
+        (_shared). A small or cached repository never forks."""
+        listed = self.listing()
+        pattern = discover.prefilter(self.names.selector_names)
+        visits: list[Visit] = []
+        pending: list[int] = []  # files read, worth extracting and not in the cache
+        size = 0
         for candidate in listed:
-            data = self._read(root / candidate.path, candidate.path)
-            if data is None:
-                continue
-            if candidate.path in self.mirrored or self._worth_parsing(candidate.path, candidate.kind, data, pattern):
-                yield candidate.path, candidate.kind, data
+            visit = self._visit(candidate, pattern, extract=False)
+            visits.append(visit)
+            if visit.worth and visit.result is None:
+                pending.append(len(visits) - 1)
+                size += len(visit.read.data or b"")
+                workers = _workers(size)
+                if workers > 1:
+                    self._shared(listed, visits, pending, pattern, workers)
+                    return listed, visits
+        for index in pending:
+            visits[index] = visits[index]._replace(result=_extracted(self._job(listed[index], visits[index]), self.names))
+        return listed, visits
 
-    def _worth_parsing(self, path: str, kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
-        """worth_parsing, or what it said of these bytes last time (the prefilters are most of
-        the reading stage, and most files of a repository are the same as at the last run)."""
-        if self.store is None:
-            return worth_parsing(kind, data, pattern)
-        key = f"{self.digests[path]}:{kind}"
-        known = self.store.decision(path, key)
-        if known is None:
-            known = worth_parsing(kind, data, pattern)
-            self.store.decide(path, key, known)
-        return known
+    def _shared(self, listed: list[discover.Candidate], visits: list[Visit], pending: list[int],
+                pattern: discover.Prefilter, workers: int) -> None:
+        """The rest of the listing (read, then extracted where worth it) and the pending files
+        (extracted), shared by this process and forked workers; `visits` completed in place.
 
-    def extract_all(self, inputs: Iterable[tuple[str, str, bytes]]) -> Iterator[FileState]:
-        """Stage extract: the per-file function over every input, in input order. Results are
-        taken from the cache when it has them; the rest are computed, by a pool of processes
-        when there is enough of it to win."""
-        inputs = list(inputs)
+        The pool's queue: a rare kind's pending files first (_tasks), then the rest of the
+        listing in runs of about equal length (READ_TASKS at most: their cost is known only
+        once read), then the pending files, largest first, the smallest together last, so that
+        the processes finish close together."""
+        rest = list(range(len(visits), len(listed)))
+        visits.extend([Visit(Read())] * len(rest))
+        jobs = [self._job(listed[i], visits[i]) for i in pending]
+        reading = _chunks(rest, READ_TASKS)
+        extracting, shared = _tasks(jobs, pool.TASKS - len(reading))
+        rare = sum(1 for task in extracting if jobs[task[0]][1] not in shared)
+        tasks = [(False, [pending[j] for j in task]) for task in extracting[:rare]]
+        tasks += [(True, chunk) for chunk in reading]
+        tasks += [(False, [pending[j] for j in task]) for task in extracting[rare:]]
+        _preload(shared)
+
+        def do(number: int) -> list[Visit] | list[Result]:
+            reads, indices = tasks[number]
+            if reads:
+                return [self._visit(listed[i], pattern, extract=True) for i in indices]
+            return [_extracted(self._job(listed[i], visits[i]), self.names) for i in indices]
+
+        for (reads, indices), results in zip(tasks, pool.run(len(tasks), do, workers)):
+            for index, result in zip(indices, results):
+                visits[index] = result if reads else visits[index]._replace(result=result)
+
+    def _visit(self, candidate: discover.Candidate, pattern: discover.Prefilter, extract: bool) -> Visit:
+        """Read one listed file, decide whether it is worth extracting (or take the decision of
+        the last run on the same bytes from the cache), take its result from the cache, and
+        extract it when asked. Changes nothing of the run: any process of the pool may visit
+        (_told applies what a visit found)."""
+        path, kind = candidate.path, candidate.kind
+        read = read_file(self.config.root, path, self.store is not None, self.names.selector_names)
+        data = read.data
+        if data is None:
+            return Visit(read)
+        decided = False
+        if path in self.mirrored:
+            worth = True
+        elif self.store is None:
+            worth, decided = worth_parsing(kind, data, pattern), True
+        else:
+            known = self.store.decision(path, f"{read.digest}:{kind}")
+            worth, decided = (worth_parsing(kind, data, pattern), True) if known is None else (known, False)
+        if not worth:
+            return Visit(read._replace(data=None), worth, decided)
+        if self.store is not None:
+            hit = self.store.get(path, self._key(kind, path, read.digest))
+            if _result_shaped(hit):
+                return Visit(read, worth, decided, hit, cached=True)
+        if extract:
+            return Visit(read, worth, decided, _extracted((path, kind, data, path in self.mirrored), self.names))
+        return Visit(read, worth, decided)
+
+    def _job(self, candidate: discover.Candidate, visit: Visit) -> Job:
+        assert visit.read.data is not None
+        return candidate.path, candidate.kind, visit.read.data, candidate.path in self.mirrored
+
+    def _told(self, listed: list[discover.Candidate], visits: list[Visit]) -> None:
+        """What reading the files told the run, in the listing's order: digests, notes, read
+        failures, the prefilter's decisions (kept in the cache)."""
+        for candidate, visit in zip(listed, visits):
+            path, read = candidate.path, visit.read
+            self._read_told(path, read)
+            if self.store is not None and visit.worth is not None and path not in self.mirrored:
+                key = f"{read.digest}:{candidate.kind}"
+                if visit.decided:
+                    self.store.decide(path, key, visit.worth)
+                else:
+                    self.store.decision(path, key)  # known: kept in the next index
+
+    def _read_told(self, path: str, read: Read) -> None:
+        if read.digest:
+            self.digests[path] = read.digest
+        if read.note:
+            self._skipped(path, read.note)
+        if read.failure:
+            self._unreadable(path, read.failure)
+
+    def _states(self, listed: list[discover.Candidate], visits: list[Visit]) -> list[FileState]:
+        """The files worth extracting, with their results, in the listing's order; the cache
+        keeps what was taken from it and learns what was computed."""
+        self._told(listed, visits)
+        states = []
         store = self.store
-        # the digests _read took of these very bytes (the warm path's): not hashed a second time
-        keys = [self._key(kind, path, self.digests[path]) for path, kind, _ in inputs] if store is not None else []
-        results: list[Result | None] = [None] * len(inputs)
-        if store is not None:
-            for i, (path, _, _) in enumerate(inputs):
-                hit = store.get(path, keys[i])
-                if _result_shaped(hit):
-                    results[i] = hit
-        missing = [i for i, result in enumerate(results) if result is None]
-        jobs = [(*inputs[i], inputs[i][0] in self.mirrored) for i in missing]
-        for i, result in zip(missing, extract_many(jobs, self.names)):
-            results[i] = result
+        for candidate, visit in zip(listed, visits):
+            if not visit.worth:
+                continue
+            assert visit.result is not None and visit.read.data is not None  # worth it: read, and extracted
+            path, kind = candidate.path, candidate.kind
             if store is not None:
-                store.put(inputs[i][0], keys[i], result)
-        for (path, kind, data), (extraction, tree) in zip(inputs, results):  # type: ignore[misc]
-            state = FileState(path, kind, data, extraction, tree)
+                key = self._key(kind, path, visit.read.digest)
+                if visit.cached:
+                    store.keep(path, key)
+                else:
+                    store.put(path, key, visit.result)
+            extraction, tree = visit.result
+            state = FileState(path, kind, visit.read.data, extraction, tree)
             self._taken(state)
-            yield state
+            states.append(state)
+        return states
 
     def frozen_pairs(self) -> list[frozen.FrozenPair]:
         yaml_files = sorted(p for p, kind in self.listed.items() if kind == "yaml")
@@ -493,64 +514,12 @@ class Engine:
         if state.extraction.note:
             self._skipped(state.path, state.extraction.note)
 
-    def _read(self, full: Path, path: str) -> bytes | None:
-        """The file's bytes; None when it is skipped (a note) or cannot be checked (a PL001).
-        (os calls on the path's text: a Path method per step cost as much as the reading.)"""
-        name = str(full)
-        try:
-            status = os.lstat(name)
-        except FileNotFoundError:
-            return None  # listed by git but deleted in the work tree
-        except OSError as error:
-            self._unreadable(path, f"cannot read: {error.strerror or error}")
-            return None
-        if stat.S_ISLNK(status.st_mode):
-            try:
-                target = full.resolve(strict=True)
-            except FileNotFoundError:
-                return None  # a dangling link: nothing to read
-            except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
-                self._unreadable(path, "cannot read: a symlink loop")
-                return None
-            if not locate.inside(self.config.root, target):
-                self._skipped(path, "a symlink leading outside the repository")
-                return None
-        try:
-            if stat.S_ISLNK(status.st_mode):
-                status = os.stat(name)
-            if stat.S_ISDIR(status.st_mode):
-                self._skipped(path, "a directory")
-                return None
-            if not stat.S_ISREG(status.st_mode):
-                self._skipped(path, "not a regular file")  # a FIFO would block the read
-                return None
-            if status.st_size > discover.MAX_BYTES:
-                if not self._may_hold_sites(full):
-                    return None
-                self._unreadable(path, f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
-                return None
-            with open(name, "rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
-            return None  # listed by git but deleted in the work tree
-        except OSError as error:
-            self._unreadable(path, f"cannot read: {error.strerror or error}")
-            return None
-        if self.store is not None:
-            self.digests[path] = cache.digest(data)  # the warm path checks what the run read
-        if data.startswith(_WIDE_BOMS):
-            self._unreadable(path, "UTF-16 or UTF-32 text; portlint reads UTF-8")
-            return None
-        nul = data.find(b"\0", 0, 8192)
-        if nul != -1:
-            self._unreadable(path, f"binary: a NUL byte at offset {nul}")
-            return None
-        return data
-
-    def _may_hold_sites(self, full: Path) -> bool:
-        """The prefilter over a file too large to read whole, through a read-only mapping."""
-        with open(full, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view:
-            return bool(discover.prefilter(self.names.selector_names).search(view))
+    def _read(self, path: str) -> bytes | None:
+        """A listed file's bytes read again (a frozen side or a text outside the extracted
+        files); None when it is skipped (a note) or cannot be checked (a PL001)."""
+        read = read_file(self.config.root, path, self.store is not None, self.names.selector_names)
+        self._read_told(path, read)
+        return read.data
 
     def _skipped(self, path: str, reason: str) -> None:
         note = f"{path}: skipped: {reason}"
@@ -592,7 +561,7 @@ class Engine:
         """A listed file's bytes: as extracted (fixes included), else read again."""
         if path in files:
             return files[path].data
-        return self._read(self.config.root / path, path) if path in self.listed else None
+        return self._read(path) if path in self.listed else None
 
     def unreferenced(self, files: dict[str, FileState], sites: Iterable[Site]) -> frozenset[str]:
         """Fixes change numbers, never names: the answer is computed once per run."""

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from portlint import engine
+from portlint import read
 from portlint.cli import main
 from portlint.edits import apply
 from portlint.problem import Edit
@@ -384,7 +384,7 @@ def test_an_unreadable_file_is_a_parse_error(
             raise PermissionError(13, "Permission denied", name)
         return builtins.open(name, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "open", refusing_open, raising=False)  # the engine reads with the builtin
+    monkeypatch.setattr(read, "open", refusing_open, raising=False)  # the read stage reads with the builtin
     result = run(repo, capsys, monkeypatch)
     assert result.parse_errors("locked.yaml") == ["cannot check this file: cannot read: Permission denied"]
     assert GOOD_PROBLEM in result.positions()

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from portlint import engine
+from portlint import engine, pool
 from portlint.config import find_config, load_config
 from portlint.engine import FACTS, Engine, Options, needs_of
 from portlint.rules import ALL, CHECKS, JUDGES
@@ -79,7 +79,7 @@ def test_without_a_pool_the_work_is_done_here(demo: Path, monkeypatch: pytest.Mo
     def no_pool(*args: object) -> None:
         raise OSError("no fork here")
 
-    monkeypatch.setattr(engine, "_in_pool", no_pool)
+    monkeypatch.setattr(pool, "_shared", no_pool)
     monkeypatch.setenv("PORTLINT_WORKERS", "2")
     assert engine.extract_many(jobs, run.names) == serial
 
@@ -89,19 +89,19 @@ def test_a_worker_that_dies_leaves_its_tasks_to_this_process(demo: Path, monkeyp
     jobs, run = _jobs(demo)
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
     serial = engine.extract_many(jobs, run.names)
-    parent, take = os.getpid(), engine._take
+    parent, take = os.getpid(), pool._take
     taken, told = os.pipe()
 
-    def dying(jobs: list, names: object, tasks: list, queue: int) -> dict:
+    def dying(do: object, queue: int) -> dict:
         if os.getpid() != parent:  # the worker
             if when == "after taking a task":
                 assert os.read(queue, 1)
             os.write(told, b"x")
             os._exit(3)
         assert os.read(taken, 1) == b"x"  # the worker has its task before this process takes any
-        return take(jobs, names, tasks, queue)
+        return take(do, queue)
 
-    monkeypatch.setattr(engine, "_take", dying)
+    monkeypatch.setattr(pool, "_take", dying)
     monkeypatch.setenv("PORTLINT_WORKERS", "2")
     try:
         assert engine.extract_many(jobs, run.names) == serial
@@ -128,7 +128,7 @@ def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
     assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5, 1, 2, 4]]
     assert engine._runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3, 4]]
     assert engine._runs([1, 2, 3], [0, 0, 0], 2) == [[1, 2, 3]]
-    assert len(engine._runs(list(range(600)), [0, 1] * 300, engine.TASKS)) <= engine.TASKS + 1
+    assert len(engine._runs(list(range(600)), [0, 1] * 300, pool.TASKS)) <= pool.TASKS + 1
     assert engine._runs([], [], 16) == []
     order = list(range(300))
     runs = engine._runs(order, [1000 - i for i in order], 16)
@@ -140,13 +140,13 @@ def test_a_kind_with_few_files_is_one_task_that_imports_what_it_reads_itself() -
     process that takes it; the Python files go largest first."""
     jobs = [("a.yaml", "yaml", b"x: 1\n", False), *((f"m{i}.py", "python", b"#" * (10 + i), False) for i in range(8)),
             ("b.yaml", "yaml", b"y: 2\n", False)]
-    tasks, shared = engine._tasks(jobs)
+    tasks, shared = engine._tasks(jobs, pool.TASKS)
     assert tasks[0] == [0, 9] and shared == {"python"}
     assert [i for task in tasks[1:] for i in task] == list(range(8, 0, -1))
     many = [(f"c{i}.yaml", "yaml", b"z: 3\n", False) for i in range(engine.RARE + 1)]
-    assert engine._tasks(many)[1] == {"yaml"}
+    assert engine._tasks(many, pool.TASKS)[1] == {"yaml"}
     large = [(f"d{i}.yaml", "yaml", b"#" * (engine.RARE_BYTES // 2 + 1), False) for i in range(2)]
-    assert engine._tasks(large) == ([[0], [1]], {"yaml"})  # two processes can share them
+    assert engine._tasks(large, pool.TASKS) == ([[0], [1]], {"yaml"})  # two processes can share them
 
 
 def test_a_pool_numbers_every_task_with_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -198,3 +198,99 @@ print(" ".join(sorted(set(sys.modules) - before)))
         preloaded |= {name for name in imported if name == module or name.startswith(module + ".")}
     assert imported - preloaded == set()
 
+
+
+def _odd_files(root: Path, outside: Path) -> None:
+    """Files the read stage skips or cannot check, and files the prefilter drops, among the demo's."""
+    (root / "tools").mkdir()
+    (root / "tools" / "binary.sh").write_bytes(b"PORT=8000\n\0\0")
+    (root / "tools" / "wide.yaml").write_bytes("port: 8000\n".encode("utf-16"))
+    (root / "tools" / "plain.md").write_text("# Nothing to see\n")
+    (root / "tools" / "serve.py").write_text("import socket\ns = socket.socket()\ns.bind(('', 0))\nport = s.getsockname()[1]\ns.close()\n")
+    (outside / "elsewhere.sh").write_text("PORT=9000\n")
+    (root / "tools" / "linked.sh").symlink_to(outside / "elsewhere.sh")
+    for i in range(30):
+        (root / "tools" / f"step_{i}.sh").write_text(f"# step {i}\nMASTER_PORT={29500 + i}\n")
+
+
+def _scanned(root: Path, workers: str, monkeypatch: pytest.MonkeyPatch, cached: bool = False) -> tuple:
+    monkeypatch.setenv("PORTLINT_WORKERS", workers)
+    run = Engine(load_config(find_config(root), root), Options(cache=cached))
+    run.store = run._open_cache()
+    states = [(path, s.kind, s.data, s.extraction, s.tree) for path, s in run.scan()]
+    if run.store is not None:
+        run.store.save()
+    return states, run.notes, run.read_failures, run.digests
+
+
+@pytest.mark.parametrize("workers", ["2", "3"])
+def test_a_pool_shares_the_rest_of_the_listing_and_reads_what_one_process_reads(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    """With a fixed number of processes the pool starts at the first file worth extracting, so
+    the rest of the listing is read by whichever process takes it: the files, their results,
+    the notes, the read failures and the digests are those of one process, in the same order."""
+    _odd_files(demo, tmp_path)
+    serial = _scanned(demo, "1", monkeypatch, cached=True)
+    shutil.rmtree(demo / ".portlint_cache")
+    assert [path for path, *_ in serial[0]][-1] == "tools/step_9.sh" and "tools/serve.py" in [p for p, *_ in serial[0]]
+    assert serial[1] == ["tools/linked.sh: skipped: a symlink leading outside the repository"]
+    assert [f.path for f in serial[2]] == ["tools/binary.sh", "tools/wide.yaml"]
+    assert "tools/plain.md" in serial[3]  # read and dropped by the prefilter: still a digest
+    readers = tmp_path / "readers"
+    visit = Engine._visit
+
+    def recording(self: Engine, candidate: object, pattern: object, extract: bool) -> object:
+        with open(readers, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return visit(self, candidate, pattern, extract)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Engine, "_visit", recording)
+    assert _scanned(demo, workers, monkeypatch, cached=True) == serial
+    assert len(set(readers.read_text().split())) > 1  # files read by a worker
+
+
+def test_the_pools_cache_hits_are_kept_for_the_next_run(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker takes results from the cache for the files it reads; this process keeps them
+    in the next index, so a later run computes nothing it computed before."""
+    _odd_files(demo, tmp_path)
+    first = _scanned(demo, "2", monkeypatch, cached=True)
+    first_read = first[0][0][0]  # the pool starts there, so most hits are read by the pool's processes
+    (demo / first_read).write_bytes((demo / first_read).read_bytes() + b"\n")
+    _scanned(demo, "2", monkeypatch, cached=True)  # one file changed: every other one a hit
+    calls: list[str] = []
+    real = engine.extract_file
+
+    def counting(path: str, *args: object, **kwargs: object) -> object:
+        calls.append(path)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "extract_file", counting)
+    again = _scanned(demo, "1", monkeypatch, cached=True)
+    assert calls == []
+    assert again[0][1:] == first[0][1:]
+
+
+def test_a_worker_that_dies_with_files_to_read_leaves_them_to_this_process(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _odd_files(demo, tmp_path)
+    serial = _scanned(demo, "1", monkeypatch)
+    parent, take = os.getpid(), pool._take
+    taken, told = os.pipe()
+
+    def dying(do: object, queue: int) -> dict:
+        if os.getpid() != parent:  # the worker takes the first tasks (the listing's rest) and dies
+            os.write(told, bytes(os.read(queue, 1)[0] for _ in range(3)))
+            os._exit(3)
+        assert os.read(taken, 3) == bytes(range(3))
+        return take(do, queue)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool, "_take", dying)
+    try:
+        assert _scanned(demo, "2", monkeypatch) == serial
+    finally:
+        os.close(taken)
+        os.close(told)
