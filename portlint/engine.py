@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import ModuleType
@@ -182,6 +183,7 @@ def _tasks(jobs: list[Job], count: int) -> tuple[list[list[int]], set[str]]:
 
 RARE, RARE_BYTES = 4, 1 << 16  # jobs of one kind: as few and as small as this and they are one task (_tasks)
 READ_TASKS = 160  # of the pool's tasks, at most this many read the rest of the listing (Engine._shared)
+RARE_READS = 200  # files of a kind whose modules are not imported: as few as this and they are one task (_reading)
 
 
 def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
@@ -199,10 +201,19 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
     return runs
 
 
-def _chunks(items: list[int], count: int) -> list[list[int]]:
-    """`items` cut, in order, into at most `count` runs of about equal length."""
-    size = -(-len(items) // max(count, 1))
-    return [items[at:at + size] for at in range(0, len(items), size)]
+def _reading(items: list[int], kinds: list[str], count: int) -> list[list[int]]:
+    """The pool's tasks reading `items` of the listing (of these kinds): at most `count`. A kind
+    with at most RARE_READS files whose modules this process has not imported is one task,
+    first, so that only the process taking it imports them (AReaL's 79 YAML files, 2 of them
+    worth composing, and ruamel.yaml: 20-40 ms); the rest in runs of about equal length."""
+    by_kind: dict[str, list[int]] = defaultdict(list)
+    for item, kind in zip(items, kinds):
+        by_kind[kind].append(item)
+    alone = [kind for kind, group in sorted(by_kind.items())
+             if len(group) <= RARE_READS and not all(m in sys.modules for m in PER_FILE_MODULES.get(kind, ()))]
+    rest = [item for item, kind in zip(items, kinds) if kind not in alone]
+    size = -(-len(rest) // max(count - len(alone), 1))
+    return [by_kind[kind] for kind in alone] + [rest[at:at + size] for at in range(0, len(rest), size)]
 
 
 def _result(state: FileState) -> Result:
@@ -398,19 +409,18 @@ class Engine:
         (extracted), shared by this process and forked workers; `visits` completed in place.
 
         The pool's queue: a rare kind's pending files first (_tasks), then the rest of the
-        listing in runs of about equal length (READ_TASKS at most: their cost is known only
-        once read), then the pending files, largest first, the smallest together last, so that
-        the processes finish close together."""
+        listing (_reading: its costs are known only once read), then the pending files, largest
+        first, the smallest together last, so that the processes finish close together."""
         rest = list(range(len(visits), len(listed)))
         visits.extend([Visit(Read())] * len(rest))
         jobs = [self._job(listed[i], visits[i]) for i in pending]
-        reading = _chunks(rest, READ_TASKS)
-        extracting, shared = _tasks(jobs, pool.TASKS - len(reading))
+        extracting, shared = _tasks(jobs, pool.TASKS - READ_TASKS - 1)
+        _preload(shared)
+        reading = _reading(rest, [listed[i].kind for i in rest], READ_TASKS)
         rare = sum(1 for task in extracting if jobs[task[0]][1] not in shared)
         tasks = [(False, [pending[j] for j in task]) for task in extracting[:rare]]
         tasks += [(True, chunk) for chunk in reading]
         tasks += [(False, [pending[j] for j in task]) for task in extracting[rare:]]
-        _preload(shared)
 
         def do(number: int) -> list[Visit] | list[Result]:
             reads, indices = tasks[number]

@@ -32,6 +32,8 @@ def run(count: int, do: Callable[[int], Any], workers: int) -> list[Any]:
 
 
 def _shared(count: int, do: Callable[[int], Any], workers: int) -> dict[int, Any]:
+    import pickle  # noqa: F401 - once here, before the fork: every process sends or reads results
+
     queue, filling = os.pipe()
     try:
         os.write(filling, bytes(range(count)))

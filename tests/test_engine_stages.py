@@ -294,3 +294,17 @@ def test_a_worker_that_dies_with_files_to_read_leaves_them_to_this_process(
     finally:
         os.close(taken)
         os.close(told)
+
+
+def test_a_kind_whose_modules_are_not_imported_is_read_by_one_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rest of the listing: its few YAML files (ruamel.yaml not imported here) are one task,
+    first, so that one process imports what they need; the rest in runs of about equal length."""
+    kinds = ["python", "yaml", "python", "markdown", "yaml", *["python"] * 10]
+    monkeypatch.setitem(engine.PER_FILE_MODULES, "yaml", ("portlint.no_such_module",))
+    monkeypatch.setitem(engine.PER_FILE_MODULES, "python", ("portlint.engine",))  # imported
+    monkeypatch.setitem(engine.PER_FILE_MODULES, "markdown", ("portlint.engine",))
+    tasks = engine._reading(list(range(len(kinds))), kinds, 5)
+    assert tasks[0] == [1, 4]
+    assert [i for task in tasks[1:] for i in task] == [0, 2, 3, *range(5, 15)] and len(tasks) <= 5
+    many = ["yaml"] * (engine.RARE_READS + 1)
+    assert all(len(task) < len(many) for task in engine._reading(list(range(len(many))), many, 8))

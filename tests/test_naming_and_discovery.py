@@ -113,3 +113,12 @@ def test_inside_refuses_symlinks_leaving_the_root(tmp_path: Path) -> None:
 @given(st.lists(st.sampled_from([b"\n", b"\r\n", b"\r", b"x", b"port = 1", b"\xff", b""]), max_size=30).map(b"".join))
 def test_line_starts_are_the_offsets_after_each_newline(data: bytes) -> None:
     assert line_starts(data) == [0, *(i + 1 for i, byte in enumerate(data) if byte == 0x0A)]
+
+
+def test_line_starts_kept_for_the_last_bytes_are_those_bytes_own() -> None:
+    """The starts of the last bytes asked about are kept (the extractor and the analyses ask for
+    them of one module): equal bytes in another object, and other bytes, get their own."""
+    first = b"a\nbb\n"
+    assert line_starts(first) is line_starts(first) == [0, 2, 5]
+    assert line_starts(bytes(bytearray(b"a\nbb\nccc\n"))) == [0, 2, 5, 9]
+    assert line_starts(b"\n\n") == [0, 1, 2] and line_starts(first) == [0, 2, 5]

@@ -53,7 +53,8 @@ _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
 def extract(source: Source, names: NameFilter) -> Extraction:
     hot = _hot_lines(source, names)
-    command_hot = python_commands.hot_lines(source.data) if mentions_tool("python", source.data) else None
+    # A line with a command word is where the command reader starts: without one it reads nothing.
+    command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
     analysed = analysis.worth_reading(source.data)
     whole = analysed and sockets.uses_sockets(source.data)
     parsed = _parse(source, hot, command_hot, whole=whole, rendezvous_only=analysed and not whole)
