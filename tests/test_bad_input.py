@@ -12,7 +12,6 @@ Small static inputs live in fixtures/bad-input/files/; what cannot be committed
 """
 from __future__ import annotations
 
-import builtins
 import json
 import os
 import shutil
@@ -379,12 +378,14 @@ def test_an_unreadable_file_is_a_parse_error(
     locked.write_bytes(b"cluster:\n  master_port_range_high: 2999\n")
     locked.chmod(0)
 
+    real_open = os.open
+
     def refusing_open(name: str, *args: Any, **kwargs: Any) -> Any:
         if os.path.basename(name) == "locked.yaml":  # what a non-root user meets; root reads mode 000 anyway
             raise PermissionError(13, "Permission denied", name)
-        return builtins.open(name, *args, **kwargs)
+        return real_open(name, *args, **kwargs)
 
-    monkeypatch.setattr(read, "open", refusing_open, raising=False)  # the read stage reads with the builtin
+    monkeypatch.setattr(read.os, "open", refusing_open)  # the read stage opens with os.open
     result = run(repo, capsys, monkeypatch)
     assert result.parse_errors("locked.yaml") == ["cannot check this file: cannot read: Permission denied"]
     assert GOOD_PROBLEM in result.positions()
