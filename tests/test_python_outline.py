@@ -209,7 +209,9 @@ def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> Non
 
 def test_definitions_are_every_function_with_its_decorators_and_body() -> None:
     data = (b"import x\n@dec\n@dec2(1)\ndef f(a):\n    def inner():\n        return 1\n    return inner\n"
-            b"class C:\n    async def m(self): pass\n    def \\\n  weird(self): pass\nz = 1\n")
+            b"class C:\n    async def m(self): pass\n    def \\\n  weird(self): pass\nz = 1\n"
+            b"s = 'def g(): pass'  # def h():\nt = undef (1)  # masync\t def i():\n\"\"\"\ndef doc(): pass\n\"\"\"\n"
+            b"async \t def a(): pass\n")
     lines = python_outline.outline(data)
     assert lines is not None
     found = [(name, data[start:end]) for name, start, end in python_outline.definitions(data, lines)]
@@ -218,4 +220,5 @@ def test_definitions_are_every_function_with_its_decorators_and_body() -> None:
         ("inner", b"    def inner():\n        return 1"),
         ("m", b"    async def m(self): pass"),
         ("", b"    def \\\n  weird(self): pass"),  # a name this reader does not take: callers then parse whole
+        ("a", b"async \t def a(): pass"),  # not the `def`s inside strings, comments or other words
     ]

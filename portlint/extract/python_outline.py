@@ -70,6 +70,7 @@ _LEADING = rb"(?:[ \t]*+(?:\#[^\r\n]*+)?\r?\n)*+([ \t]*+)"
 _CLAUSES = (b"else", b"elif", b"except", b"finally")
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _FUNCTION = re.compile(rb"(?:async[ \t]+)?def[ \t(\\]")
+_DEF = re.compile(rb"def[ \t(\\]")  # literal first: the search skips from one `def` to the next
 _CLASS = re.compile(rb"class[ \t(:\\]")
 _FUNCTION_NAME = re.compile(rb"(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*[(\[]")
 _FSTRING = re.compile(rb"(?<![A-Za-z0-9_])(?:[fF][rR]?|[rR][fF])['\"]")
@@ -143,20 +144,28 @@ def _clause(data: bytes, at: int) -> bool:
 
 def definitions(data: bytes, lines: Outline) -> list[tuple[str, int, int]]:
     """Every function definition of the module, at any depth: its name ("" where it is not plain
-    ASCII on the `def` line), the offset of its first line (its first decorator's) and its end."""
+    ASCII on the `def` line), the offset of its first line (its first decorator's) and its end.
+    (Found by one search for `def` over the bytes, each kept where a logical line starts: a
+    match tried at every logical line's start cost ~4x as much.)"""
     found = []
     starts, indents, ends = lines.starts, lines.indents, lines.ends
     count = len(starts)
-    for i in range(count):
-        match = _FUNCTION_NAME.match(data, starts[i])
-        if match is None and not _FUNCTION.match(data, starts[i]):
-            continue
+    for candidate in _DEF.finditer(data):
+        head = before = candidate.start()
+        while before and data[before - 1] in b" \t":
+            before -= 1
+        if before < head and data.endswith(b"async", 0, before):
+            head = before - 5  # `async def`: the statement starts there
+        i = bisect.bisect_left(starts, head)
+        if i == count or starts[i] != head:
+            continue  # inside a line: a string, a comment, `undef (`
         first = i
         while first > 0 and indents[first - 1] == indents[i] and data.startswith(b"@", starts[first - 1]):
             first -= 1
         last = i + 1
         while last < count and indents[last] > indents[i]:
             last += 1
+        match = _FUNCTION_NAME.match(data, starts[i])
         name = match.group(1).decode() if match is not None else ""
         found.append((name, starts[first] - indents[first], ends[last - 1]))
     return found
