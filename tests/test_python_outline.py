@@ -201,6 +201,7 @@ def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:
         "x = \\ 1\nport = 2\n",  # a stray backslash
         "def f():\n        a = 1\n    b = 2\nport = 1\n",  # a dedent to a level never opened
         "if x:\n    port = 2\n    @decorator\n",  # a decorator that decorates nothing
+        "if x:\n" + " " * 256 + "port = 2\n",  # indented deeper than a byte counts
     ],
 )
 def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> None:
