@@ -129,6 +129,11 @@ class Cache:
         if isinstance(entry, list) and len(entry) == 2 and entry[0] == key:
             self._kept[path] = entry
 
+    def put_encoded(self, path: str, key: str, encoded: Any) -> None:
+        """`put` of a value `encode` gave (in another process of the pool)."""
+        self._kept[path] = [key, encoded]
+        self.changed = True
+
     def put(self, path: str, key: str, value: Any) -> None:
         try:
             self._kept[path] = [key, encode(value)]

@@ -230,6 +230,7 @@ class Visit(NamedTuple):
     decided: bool = False  # `worth` was decided by this visit (not known from the cache, nor a frozen side)
     result: Result | None = None
     cached: bool = False  # `result` came from the cache
+    encoded: Any = None  # `result` as the cache stores it, when the process that computed it encoded it
 
 
 # -- stage: the layout's facts (each a function of plain data) ----------------------
@@ -422,15 +423,27 @@ class Engine:
         tasks += [(True, chunk) for chunk in reading]
         tasks += [(False, [pending[j] for j in task]) for task in extracting[rare:]]
 
-        def do(number: int) -> list[Visit] | list[Result]:
+        def do(number: int) -> list[Visit]:
             reads, indices = tasks[number]
             if reads:
-                return [self._visit(listed[i], pattern, extract=True) for i in indices]
-            return [_extracted(self._job(listed[i], visits[i]), self.names) for i in indices]
+                done = [self._visit(listed[i], pattern, extract=True) for i in indices]
+            else:
+                done = [visits[i]._replace(result=_extracted(self._job(listed[i], visits[i]), self.names)) for i in indices]
+            return [self._encoded(visit) for visit in done]
 
-        for (reads, indices), results in zip(tasks, pool.run(len(tasks), do, workers)):
-            for index, result in zip(indices, results):
-                visits[index] = result if reads else visits[index]._replace(result=result)
+        for (_, indices), done in zip(tasks, pool.run(len(tasks), do, workers)):
+            for index, visit in zip(indices, done):
+                visits[index] = visit
+
+    def _encoded(self, visit: Visit) -> Visit:
+        """A result computed here, with its cache entry encoded by the process that computed it
+        (the pool's processes share the encoding, which this process would do alone at the end)."""
+        if self.store is None or visit.result is None or visit.cached:
+            return visit
+        try:
+            return visit._replace(encoded=cache.encode(visit.result))
+        except TypeError:
+            return visit  # a value the cache's codec does not know: not cached
 
     def _visit(self, candidate: discover.Candidate, pattern: discover.Prefilter, extract: bool) -> Visit:
         """Read one listed file, decide whether it is worth extracting (or take the decision of
@@ -500,6 +513,8 @@ class Engine:
                 key = self._key(kind, path, visit.read.digest)
                 if visit.cached:
                     store.keep(path, key)
+                elif visit.encoded is not None:
+                    store.put_encoded(path, key, visit.encoded)
                 else:
                     store.put(path, key, visit.result)
             extraction, tree = visit.result

@@ -150,16 +150,21 @@ class Warm:
         h.update(_read_text(_RANGE).encode() + b"\0")
         return h.hexdigest()
 
-    def _stamps(self) -> str:
-        """Mode, inode, size and modification time of every path a check may read."""
+    def _stamps(self, each: Callable[[str, str, os.stat_result | None], None] | None = None) -> str:
+        """Mode, inode, size and modification time of every path a check may read; `each` is
+        told every path, its full name and its lstat (None when it has none)."""
         h = hashlib.sha256()
         base = str(self.root)
         for path in self.paths:
+            full = os.path.join(base, path)
+            status: os.stat_result | None = None
             try:
-                status = os.lstat(os.path.join(base, path))
+                status = os.lstat(full)
                 h.update(f"{path}\0{status.st_mode} {status.st_ino} {status.st_size} {status.st_mtime_ns}\0".encode())
             except OSError as error:
                 h.update(f"{path}\0e{error.errno}\0".encode())
+            if each is not None:
+                each(path, full, status)
         return h.hexdigest()
 
     def _key(self, tokens: list[str]) -> str:
@@ -184,21 +189,25 @@ class Warm:
         self.key = self._key(tokens)
         return True
 
-    def _key_after(self, read: dict[str, str]) -> str | None:
-        """The key after a run that hashed nothing before: the digests of what the engine read
-        (the bytes its output came from), and the other paths read now."""
-        tokens = []
-        base = str(self.root)
-        for path in self.paths:
-            full = os.path.join(base, path)
+    def _after(self) -> tuple[str, str | None]:
+        """The stamps after the run and its key: the key made before it or, after a run that
+        hashed nothing before, from the digests of what the engine read (the bytes its output
+        came from) and the other paths read now; one lstat of each path for both."""
+        if self.key or self.read is None:
+            return self._stamps(), self.key or None
+        read = self.read
+        tokens: list[str | None] = []
+
+        def token(path: str, full: str, status: os.stat_result | None) -> None:
             digest = read.get(path)
-            state = _known(full, digest) if digest else None
+            state = _known(full, digest, status) if digest and status is not None else None
             if state is None:
                 state = _state(full)
-            if state is None:
-                return None
-            tokens.append(state[0])
-        return self._key(tokens)
+            tokens.append(state[0] if state is not None else None)
+
+        stamps = self._stamps(token)
+        complete = [t for t in tokens if t is not None]
+        return stamps, self._key(complete) if len(complete) == len(tokens) else None
 
     # -- a hit ------------------------------------------------------------------------
     def replay(self) -> int | None:
@@ -245,9 +254,9 @@ class Warm:
                 with contextlib.suppress(OSError, ValueError):
                     stream.flush()
             sys.stdout, sys.stderr = saved
-        if self.confirmed and code in (0, 1) and self._head() == self.head and self._stamps() == self.stamps:
-            key = self.key or (self._key_after(self.read) if self.read is not None else None)
-            if key:
+        if self.confirmed and code in (0, 1) and self._head() == self.head:
+            stamps, key = self._after()
+            if key and stamps == self.stamps:
                 self._store(key, code, chunks)
         return code
 
@@ -397,11 +406,11 @@ def _probe(path: Path) -> str:
         return f"{name} e{error.errno}"
 
 
-def _known(full: str, digest: str) -> tuple[str, str] | None:
-    """`_state` for a path whose bytes the engine read (`digest`), without reading them again;
-    None when it is not a file or a symlink to one now (then `_state` says what it is)."""
+def _known(full: str, digest: str, status: os.stat_result) -> tuple[str, str] | None:
+    """`_state` for a path whose bytes the engine read (`digest`), without reading them again,
+    from its lstat; None when it is not a file or a symlink to one now (then `_state` says what
+    it is)."""
     try:
-        status = os.lstat(full)
         if stat.S_ISREG(status.st_mode):
             return f"f {digest}", digest
         if stat.S_ISLNK(status.st_mode) and stat.S_ISREG(os.stat(full).st_mode):
