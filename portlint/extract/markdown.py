@@ -94,9 +94,13 @@ def _split_lines(data: bytes) -> list[_Line]:
         if start == end or data[start] not in _BLANK_OR_QUOTE:  # most lines: no quote, no indent
             lines.append(_Line(start, end, 0, start, 0, start))
         else:
-            depth, content = _unquote(data, start, end, _UNLIMITED)
-            indent, text = _indent(data, content, end)
-            lines.append(_Line(start, end, depth, content, indent, text))
+            indent, text = _indent(data, start, end)
+            if text < end and data[text] == _GT:  # a block quote: its markers, then what it holds
+                depth, content = _unquote(data, start, end, _UNLIMITED)
+                indent, text = _indent(data, content, end)
+                lines.append(_Line(start, end, depth, content, indent, text))
+            else:  # indented (code in a fence, a list's continuation): what _unquote would say
+                lines.append(_Line(start, end, 0, start, indent, text))
         if newline == -1:
             return lines
         start = newline + 1
@@ -302,10 +306,13 @@ class _Scanner:
         data = self.data
         for later in range(index + 1, self.limit):
             line = self.lines[later]
-            depth, pos = _unquote(data, line.start, line.end, fence.depth)
-            if depth < fence.depth:
-                return later, later  # the block quote holding the fence ended
-            indent, pos = _indent(data, pos, line.end)
+            if fence.depth == 0 and line.depth == 0:  # no quote here or there: as _split_lines measured it
+                indent, pos = line.indent, line.text
+            else:
+                depth, pos = _unquote(data, line.start, line.end, fence.depth)
+                if depth < fence.depth:
+                    return later, later  # the block quote holding the fence ended
+                indent, pos = _indent(data, pos, line.end)
             run = _run_length(data, pos, line.end, fence.char)
             rest = data[pos + run : line.end]
             if run >= fence.length and indent <= fence.indent + 3 and not rest.strip():
