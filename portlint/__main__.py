@@ -1,6 +1,4 @@
 """`python -m portlint`: the same entry point as the `portlint` command."""
-import sys
+from portlint.start import run
 
-from portlint.start import main
-
-sys.exit(main())
+run()

@@ -317,7 +317,7 @@ def test_the_entry_point_is_the_warm_path() -> None:
     import tomllib
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
-    assert pyproject["project"]["scripts"]["portlint"] == "portlint.start:main"
+    assert pyproject["project"]["scripts"]["portlint"] == "portlint.start:run"
 
 
 # -- the prefilter's decisions ----------------------------------------------------------------

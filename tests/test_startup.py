@@ -37,3 +37,21 @@ def test_the_packaged_tool_defaults_table_is_valid_against_its_schema() -> None:
     schema = json.loads((files("portlint") / "tool_defaults.schema.json").read_text(encoding="utf-8"))
     assert list(Draft202012Validator(schema).iter_errors(tool_defaults.table())) == []
     assert tool_defaults.load()
+
+
+def test_the_command_writes_all_its_output_and_exit_code_before_its_fast_exit(tmp_path: Path) -> None:
+    """`portlint` leaves without tearing the interpreter down (portlint.start.run): what it printed
+    is all there, in a pipe and in a file, with its exit code; `python -m portlint` too."""
+    from installed import PORTLINT
+
+    for index in range(300):  # ~30 KB of problems: more than stdout buffers at once
+        (tmp_path / f"launch_{index}.sh").write_text(f"MASTER_PORT={40000 + index}\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    piped = subprocess.run([PORTLINT, "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
+    assert piped.returncode == 1 and piped.stderr == ""
+    assert len(piped.stdout.splitlines()) == 301 and piped.stdout.endswith("Found 300 problems.\n")
+    with open(tmp_path / "out.txt", "w") as out:
+        filed = subprocess.run([sys.executable, "-m", "portlint", "--no-cache"], cwd=tmp_path, stdout=out, stderr=subprocess.PIPE)
+    assert filed.returncode == 1 and (tmp_path / "out.txt").read_text() == piped.stdout
+
