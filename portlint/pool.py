@@ -3,9 +3,11 @@
 Every process takes the next task from one pipe, a byte per task, until it is empty: a
 read cannot split a byte, so no task is taken twice, and the processes finish close
 together when the last tasks are small. The workers see this process's memory as it was
-at the fork (the tasks' inputs are never sent); each sends the results of the tasks it
-took back once, at the end, pickled. A worker that dies leaves the tasks it took to this
-process, which does them itself; so does a machine where no pipe or process can be made.
+at the fork (the tasks' inputs are never sent). A worker sends each task's result as soon
+as it has it, pickled in a frame of its own, down a pipe of its own; this process reads what
+has come between its own tasks, so that neither pickling nor unpickling waits for the last
+task. A worker that dies leaves the tasks whose frames did not come to this process, which
+does them itself; so does a machine where no pipe or process can be made.
 (concurrent.futures, which this replaced, left this process idle while the workers ran,
 cost a round trip per task and its own imports: README, "Speed".)
 """
@@ -13,10 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import struct
 from collections.abc import Callable
 from typing import Any, NoReturn
 
 TASKS = 256  # as many as a byte numbers
+_LENGTH = struct.Struct("<I")  # a frame's length, before the frame: (task number, result) pickled
+_PIPE_BYTES = 1 << 20  # results a worker may send before this process reads them (Linux: F_SETPIPE_SZ)
 
 
 def run(count: int, do: Callable[[int], Any], workers: int) -> list[Any]:
@@ -31,6 +36,44 @@ def run(count: int, do: Callable[[int], Any], workers: int) -> list[Any]:
     return [done[number] if number in done else do(number) for number in range(count)]
 
 
+class _Worker:
+    """A forked worker as this process sees it: its pid, the read end of its results, and the
+    bytes read from it that do not make a whole frame yet."""
+
+    def __init__(self, pid: int, results: int) -> None:
+        self.pid = pid
+        self.results = results
+        self.pending = bytearray()
+
+    def read(self, done: dict[int, Any]) -> bool:
+        """The whole frames that have come, unpickled into `done`; False once the worker has
+        sent all it will (the pipe's end, or bytes that are not a frame of ours: the tasks
+        not in `done` are then done here)."""
+        import pickle
+
+        while True:
+            try:
+                chunk = os.read(self.results, _PIPE_BYTES)
+            except BlockingIOError:
+                return True  # nothing more for now: back to this process's own tasks
+            if not chunk:
+                return False
+            self.pending += chunk
+            at = 0
+            while len(self.pending) - at >= _LENGTH.size:
+                (length,) = _LENGTH.unpack_from(self.pending, at)
+                start = at + _LENGTH.size
+                if len(self.pending) - start < length:
+                    break
+                try:
+                    number, result = pickle.loads(self.pending[start:start + length])
+                except Exception:  # noqa: BLE001 - not a frame of ours
+                    return False
+                done[number] = result
+                at = start + length
+            del self.pending[:at]
+
+
 def _shared(count: int, do: Callable[[int], Any], workers: int) -> dict[int, Any]:
     import pickle  # noqa: F401 - once here, before the fork: every process sends or reads results
 
@@ -39,10 +82,11 @@ def _shared(count: int, do: Callable[[int], Any], workers: int) -> dict[int, Any
         os.write(filling, bytes(range(count)))
     finally:
         os.close(filling)  # so the queue ends when it is empty
-    children: list[tuple[int, int]] = []  # (pid, read end of its results)
+    children: list[_Worker] = []
     try:
         for _ in range(workers - 1):
             results, sending = os.pipe()
+            _widen(sending)
             try:
                 pid = os.fork()
             except OSError:  # no more processes: fewer workers
@@ -50,62 +94,65 @@ def _shared(count: int, do: Callable[[int], Any], workers: int) -> dict[int, Any
                 os.close(sending)
                 break
             if pid == 0:
+                os.close(results)
                 _work(do, queue, sending)
             os.close(sending)
-            children.append((pid, results))
-        done = _take(do, queue)
+            os.set_blocking(results, False)
+            children.append(_Worker(pid, results))
+        received: dict[int, Any] = {}  # the workers' results, read between this process's tasks
+        done = _take(do, queue, lambda: [child.read(received) for child in children])
         while children:
-            pid, results = children.pop()
-            done.update(_collected(pid, results))
+            child = children.pop()
+            os.set_blocking(child.results, True)
+            child.read(received)  # to the end of what it sends
+            os.close(child.results)
+            _reap(child.pid, kill=False)
+        done.update(received)
     finally:
         os.close(queue)
-        for pid, results in children:  # only when this process failed: stop the others
-            os.close(results)
-            _reap(pid, kill=True)
+        for child in children:  # only when this process failed: stop the others
+            os.close(child.results)
+            _reap(child.pid, kill=True)
     return done
 
 
-def _take(do: Callable[[int], Any], queue: int) -> dict[int, Any]:
-    """The tasks this process takes from the queue until it is empty, done: number -> result."""
+def _widen(pipe: int) -> None:
+    """A pipe that holds more than a page or sixteen of results (a worker then rarely waits for
+    this process to read); where the system cannot, it keeps its size."""
+    import fcntl
+
+    resize = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if resize is not None:
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(pipe, resize, _PIPE_BYTES)
+
+
+def _take(do: Callable[[int], Any], queue: int, between: Callable[[], object] = lambda: None) -> dict[int, Any]:
+    """The tasks this process takes from the queue until it is empty, done: number -> result
+    (`between` runs after each)."""
     done = {}
     while taken := os.read(queue, 1):
         done[taken[0]] = do(taken[0])
+        between()
     return done
 
 
 def _work(do: Callable[[int], Any], queue: int, sending: int) -> NoReturn:
-    """A forked worker: its tasks, then their results down the pipe, then out (os._exit: nothing
-    of this process, buffered output or exit handlers, runs twice)."""
+    """A forked worker: its tasks, each result sent as a frame as soon as it is done, then out
+    (os._exit: nothing of this process, buffered output or exit handlers, runs twice)."""
     import pickle
 
     code = 1
     try:
-        payload = memoryview(pickle.dumps(_take(do, queue), pickle.HIGHEST_PROTOCOL))
-        while payload:
-            payload = payload[os.write(sending, payload):]
+        while taken := os.read(queue, 1):
+            frame = pickle.dumps((taken[0], do(taken[0])), pickle.HIGHEST_PROTOCOL)
+            payload = memoryview(_LENGTH.pack(len(frame)) + frame)
+            while payload:
+                payload = payload[os.write(sending, payload):]
         code = 0
     finally:
+        os.close(sending)
         os._exit(code)
-
-
-def _collected(pid: int, results: int) -> dict[int, Any]:
-    """What a worker sent, once it has ended; nothing from one that failed (this process then
-    does its tasks again)."""
-    import pickle
-
-    chunks = []
-    try:
-        while chunk := os.read(results, 1 << 16):
-            chunks.append(chunk)
-    finally:
-        os.close(results)
-    if not _reap(pid, kill=False):
-        return {}
-    try:
-        done = pickle.loads(b"".join(chunks))
-    except Exception:  # noqa: BLE001 - a payload cut short
-        return {}
-    return done if isinstance(done, dict) else {}
 
 
 def _reap(pid: int, kill: bool) -> bool:

@@ -89,19 +89,63 @@ def test_a_worker_that_dies_leaves_its_tasks_to_this_process(demo: Path, monkeyp
     jobs, run = _jobs(demo)
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
     serial = engine.extract_many(jobs, run.names)
-    parent, take = os.getpid(), pool._take
+    take = pool._take
     taken, told = os.pipe()
 
-    def dying(do: object, queue: int) -> dict:
-        if os.getpid() != parent:  # the worker
-            if when == "after taking a task":
-                assert os.read(queue, 1)
-            os.write(told, b"x")
-            os._exit(3)
-        assert os.read(taken, 1) == b"x"  # the worker has its task before this process takes any
-        return take(do, queue)
+    def dying(do: object, queue: int, sending: int) -> None:  # the worker, in place of pool._work
+        if when == "after taking a task":
+            assert os.read(queue, 1)
+        os.write(told, b"x")
+        os._exit(3)
 
-    monkeypatch.setattr(pool, "_take", dying)
+    def waiting(do: object, queue: int, between: object) -> dict:  # this process, once the worker has its task
+        assert os.read(taken, 1) == b"x"
+        return take(do, queue, between)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool, "_work", dying)
+    monkeypatch.setattr(pool, "_take", waiting)
+    monkeypatch.setenv("PORTLINT_WORKERS", "2")
+    try:
+        assert engine.extract_many(jobs, run.names) == serial
+    finally:
+        os.close(taken)
+        os.close(told)
+
+
+@pytest.mark.parametrize("sent", ["whole frames", "a frame cut short", "bytes that are no frame"])
+def test_a_worker_that_dies_after_sending_some_results_leaves_the_rest_to_this_process(
+    demo: Path, monkeypatch: pytest.MonkeyPatch, sent: str
+) -> None:
+    """The results a worker sent whole are taken; the tasks it took without sending one whole
+    (it died, or what it sent cannot be read) are done here."""
+    import pickle
+
+    jobs, run = _jobs(demo)
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    serial = engine.extract_many(jobs, run.names)
+    take = pool._take
+    taken, told = os.pipe()
+
+    def dying(do: object, queue: int, sending: int) -> None:
+        numbers = [os.read(queue, 1)[0] for _ in range(3)]
+        frames = b""
+        for number in numbers[:2]:
+            frame = pickle.dumps((number, do(number)))  # type: ignore[operator]
+            frames += pool._LENGTH.pack(len(frame)) + frame
+        if sent == "a frame cut short":
+            frames = frames[:-7]
+        elif sent == "bytes that are no frame":
+            frames = pool._LENGTH.pack(5) + b"junk!" + frames
+        os.write(sending, frames)
+        os.write(told, bytes(numbers))
+        os._exit(3)
+
+    def waiting(do: object, queue: int, between: object) -> dict:
+        assert len(os.read(taken, 3)) == 3
+        return take(do, queue, between)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool, "_work", dying)
+    monkeypatch.setattr(pool, "_take", waiting)
     monkeypatch.setenv("PORTLINT_WORKERS", "2")
     try:
         assert engine.extract_many(jobs, run.names) == serial
@@ -278,17 +322,19 @@ def test_a_worker_that_dies_with_files_to_read_leaves_them_to_this_process(
 ) -> None:
     _odd_files(demo, tmp_path)
     serial = _scanned(demo, "1", monkeypatch)
-    parent, take = os.getpid(), pool._take
+    take = pool._take
     taken, told = os.pipe()
 
-    def dying(do: object, queue: int) -> dict:
-        if os.getpid() != parent:  # the worker takes the first tasks (the listing's rest) and dies
-            os.write(told, bytes(os.read(queue, 1)[0] for _ in range(3)))
-            os._exit(3)
-        assert os.read(taken, 3) == bytes(range(3))
-        return take(do, queue)  # type: ignore[arg-type]
+    def dying(do: object, queue: int, sending: int) -> None:  # the worker takes the first tasks (the listing's rest) and dies
+        os.write(told, bytes(os.read(queue, 1)[0] for _ in range(3)))
+        os._exit(3)
 
-    monkeypatch.setattr(pool, "_take", dying)
+    def waiting(do: object, queue: int, between: object) -> dict:
+        assert os.read(taken, 3) == bytes(range(3))
+        return take(do, queue, between)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pool, "_work", dying)
+    monkeypatch.setattr(pool, "_take", waiting)
     try:
         assert _scanned(demo, "2", monkeypatch) == serial
     finally:
@@ -308,3 +354,18 @@ def test_a_kind_whose_modules_are_not_imported_is_read_by_one_task(monkeypatch: 
     assert [i for task in tasks[1:] for i in task] == [0, 2, 3, *range(5, 15)] and len(tasks) <= 5
     many = ["yaml"] * (engine.RARE_READS + 1)
     assert all(len(task) < len(many) for task in engine._reading(list(range(len(many))), many, 8))
+
+
+def test_a_pools_results_are_those_its_processes_computed() -> None:
+    """Each task is done once, by whichever process took it, and its result is the one that
+    process computed: some by the worker, sent back, some by this process."""
+    import time
+
+    def do(number: int) -> tuple[int, int]:
+        time.sleep(0.002)  # long enough that both processes take tasks
+        return number, os.getpid()
+
+    done = pool.run(64, do, 2)
+    assert [number for number, _ in done] == list(range(64))
+    pids = {pid for _, pid in done}
+    assert os.getpid() in pids and len(pids) == 2
