@@ -129,9 +129,9 @@ def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> It
     included = matcher(tuple(include))
     excluded = matcher((*DEFAULT_EXCLUDE, *exclude))
     for path in sorted(_listed(root)):
-        if not may_read(path):
-            continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
         suffix = os.path.splitext(path)[1].lower()
+        if suffix and suffix not in _KINDS:
+            continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind (may_read)
         if excluded(path):
             continue
         if included(path):
