@@ -99,6 +99,10 @@ class Cache:
         except (OSError, ValueError, AttributeError, RecursionError):
             self._stored, self._decided = {}, {}  # none yet, unreadable or corrupt: start over
 
+    def empty(self) -> bool:
+        """Nothing stored for this salt: a first run (every file is read and extracted)."""
+        return not self._stored and not self._decided
+
     def decision(self, path: str, key: str) -> bool | None:
         """Whether the prefilter kept this file with these bytes last time; None when unknown."""
         entry = self._decided.get(path)

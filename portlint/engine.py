@@ -101,6 +101,7 @@ def uses_sockets(kind: str, data: bytes) -> bool:
 
 # -- the per-file stage over many files: in this process, or with forked workers -----
 PARALLEL_BYTES = 1 << 19  # less input to extract than this and one process is faster (README, "Speed")
+EAGER_FILES = 8  # with nothing cached, as many files left to read as this and two processes are faster
 Result = tuple[Extraction, "frozen.Flat | None"]  # what the per-file stage gives of one file
 Job = tuple[str, str, bytes, bool]  # (path, kind, bytes, one side of a frozen pair): one file to extract
 
@@ -125,12 +126,13 @@ def _extracted(job: Job, names: NameFilter) -> Result:
     return _result(extract_file(path, kind, data, names, mirrored))
 
 
-def _workers(size: int) -> int:
-    """Processes for the per-file stage once `size` bytes are left to extract."""
+def _workers(size: int, rest: int = 0) -> int:
+    """Processes for the per-file stage once `size` bytes are left to extract, and (with nothing
+    cached yet) `rest` files left to read."""
     wanted = os.environ.get("PORTLINT_WORKERS", "")
     if wanted.isdigit() and int(wanted) > 0:
         return int(wanted)  # a fixed number, whatever the size (1: never a pool)
-    if size < PARALLEL_BYTES:
+    if size < PARALLEL_BYTES and rest < EAGER_FILES:
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
@@ -212,7 +214,7 @@ def _reading(items: list[int], kinds: list[str], count: int) -> list[list[int]]:
     alone = [kind for kind, group in sorted(by_kind.items())
              if len(group) <= RARE_READS and not all(m in sys.modules for m in PER_FILE_MODULES.get(kind, ()))]
     rest = [item for item, kind in zip(items, kinds) if kind not in alone]
-    size = -(-len(rest) // max(count - len(alone), 1))
+    size = max(-(-len(rest) // max(count - len(alone), 1)), 1)
     return [by_kind[kind] for kind in alone] + [rest[at:at + size] for at in range(0, len(rest), size)]
 
 
@@ -382,11 +384,16 @@ class Engine:
         """Every listed file read and, when it is worth it, extracted (or taken from the cache).
 
         In this process, file after file, until the files read so far leave enough to extract
-        for a pool to win (PARALLEL_BYTES); from there this process and the pool's workers share
-        the rest of the listing, reading and extracting alike, and the files read so far
-        (_shared). A small or cached repository never forks."""
+        for a pool to win; from there this process and the pool's workers share the rest of the
+        listing, reading and extracting alike, and the files read so far (_shared). With nothing
+        cached (the cache is new, or off), that is from the first file worth extracting, as long
+        as EAGER_FILES are left to read: the processes then share the reading and the extractors'
+        imports as well (each kind's in one process where it can, _reading). With results cached,
+        from PARALLEL_BYTES left to extract: most files are then read and taken from the cache,
+        and a pool for a few changed files costs more than it gives (README, "Speed")."""
         listed = self.listing()
         pattern = discover.prefilter(self.names.selector_names)
+        cold = self.store is None or self.store.empty()
         visits: list[Visit] = []
         pending: list[int] = []  # files read, worth extracting and not in the cache
         size = 0
@@ -396,7 +403,7 @@ class Engine:
             if visit.worth and visit.result is None:
                 pending.append(len(visits) - 1)
                 size += len(visit.read.data or b"")
-                workers = _workers(size)
+                workers = _workers(size, len(listed) - len(visits) if cold else 0)
                 if workers > 1:
                     self._shared(listed, visits, pending, pattern, workers)
                     return listed, visits

@@ -326,6 +326,7 @@ def test_pl601_and_pl602_share_one_analysis_per_file_on_the_extractors_tree(tmp_
     real = sockets.analyse
     monkeypatch.setattr(sockets, "analyse", lambda data, tree=None, externals=None: calls.append(tree is not None)
                         or real(data, tree, externals))
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")  # every call in this process, where it is counted
     monkeypatch.chdir(tmp_path)
     assert main(["--quiet", "--select", "PL601,PL602", "."]) == 1
     assert calls == [True] * 70

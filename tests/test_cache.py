@@ -33,7 +33,9 @@ def cache_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def extracted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths the per-file stage computed (not taken from the cache), in order."""
+    """The paths the per-file stage computed (not taken from the cache), in order: in this
+    process, which does every one (no pool: a worker's calls would not be counted here)."""
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
     calls: list[str] = []
     real = engine.extract_file
 

@@ -211,6 +211,33 @@ def test_small_inputs_stay_in_one_process(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delenv("PORTLINT_WORKERS", raising=False)
     assert engine._workers(engine.PARALLEL_BYTES - 1) == 1
     assert engine._workers(engine.PARALLEL_BYTES) >= 1
+    assert engine._workers(0, engine.EAGER_FILES - 1) == 1
+    assert engine._workers(0, engine.EAGER_FILES) >= 1
+
+
+def test_a_first_run_forks_at_once_and_a_run_over_cached_results_only_for_enough_to_extract(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With nothing cached every file is read and extracted, and two processes share that from
+    the first file worth extracting; with the results cached, a changed file or two is
+    extracted here (a pool costs more than it gives them)."""
+    monkeypatch.delenv("PORTLINT_WORKERS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)  # two cores, whatever this machine has
+    forks: list[int] = []
+    fork = os.fork
+
+    def counting() -> int:
+        forks.append(1)
+        return fork()
+
+    monkeypatch.setattr(os, "fork", counting)
+    config = load_config(find_config(demo), demo)
+    first = Engine(config, Options(cache=True)).run()
+    assert len(forks) == 1
+    (demo / "ray.sub").write_bytes((demo / "ray.sub").read_bytes() + b"\n# edited\n")
+    again = Engine(config, Options(cache=True)).run()
+    assert len(forks) == 1 and again.problems == first.problems
+    assert Engine(config, Options()).run().problems == first.problems and len(forks) == 2  # no cache: a first run
 
 
 @pytest.mark.parametrize("kind", sorted(set(engine.PER_FILE_MODULES) - {""}))
@@ -354,6 +381,7 @@ def test_a_kind_whose_modules_are_not_imported_is_read_by_one_task(monkeypatch: 
     assert [i for task in tasks[1:] for i in task] == [0, 2, 3, *range(5, 15)] and len(tasks) <= 5
     many = ["yaml"] * (engine.RARE_READS + 1)
     assert all(len(task) < len(many) for task in engine._reading(list(range(len(many))), many, 8))
+    assert engine._reading([3, 4], ["yaml", "yaml"], 5) == [[3, 4]]  # nothing left beside them
 
 
 def test_a_pools_results_are_those_its_processes_computed() -> None:

@@ -380,6 +380,8 @@ class Flow(Evaluator):
 
 
 def _distinct(states: list[State]) -> list[State]:
+    if len(states) < 2:
+        return list(states)  # one path is distinct from itself (its key, a hash of every variable, is not needed)
     seen: dict[Hashable, State] = {}
     for state in states:
         seen.setdefault(state.key(), state)
