@@ -23,6 +23,7 @@ _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SKIPPED_FIELDS = frozenset(("ctx", "type_comment"))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _BODIES: dict[type, tuple[str, ...]] = {}
+_LISTS: dict[type, tuple[str, ...]] = {}  # a node type's fields of _STATEMENT_LISTS, in that order (function_defs)
 _LINE_END = re.compile(rb"\r\n?|\n")
 
 
@@ -105,13 +106,23 @@ def names_in(nodes: ast.AST | Iterable[ast.AST]) -> set[str]:
     return found
 
 
-def function_defs(node: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Every function defined under `node`, at any depth of statements."""
-    for name in _STATEMENT_LISTS:
-        for child in getattr(node, name, ()) or ():
-            if isinstance(child, FUNCTIONS):
-                yield child
-            yield from function_defs(child)
+def function_defs(node: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Every function defined under `node`, at any depth of statements, in the order of a walk
+    that takes each statement list in turn (with a stack, not a generator per statement)."""
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    pending: list[ast.AST] = [node]
+    while pending:
+        current = pending.pop()
+        if current is not node and isinstance(current, FUNCTIONS):
+            found.append(current)
+        names = _LISTS.get(type(current))
+        if names is None:
+            names = _LISTS[type(current)] = tuple(f for f in _STATEMENT_LISTS if f in current._fields)
+        if names:
+            inner = [child for name in names for child in getattr(current, name)]
+            inner.reverse()  # popped first to last
+            pending += inner
+    return found
 
 
 def statements(node: ast.AST) -> Iterator[ast.stmt]:
