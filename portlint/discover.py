@@ -60,6 +60,15 @@ _PORT_TOKENS = (
     rb"Port(?:(?<![A-Za-z]Port)|(?<=[a-z]Port))",
     rb"PORT(?:(?<![A-Za-z]PORT)|(?<=[a-z]PORT))",
 )
+# `port` as a word of a name, as naming.words splits one (underscores, other non-alphanumerics and
+# a lower-to-upper case change): `MASTER_PORT`, `--port`, `containerPort`, `portX`, but not
+# `ports`, `portion`, `port2` or `HTTPPort`. Every port-like name holds one (naming.is_port_name):
+# a statement without one (or a selector's key) writes none. Each spelling starts with its literal.
+PORT_WORDS = (
+    rb"port(?<![A-Za-z0-9]port)(?![a-z0-9])",
+    rb"Port(?<![A-Z]Port)(?![a-z0-9])",
+    rb"PORT(?<![A-Z]PORT)(?![A-Za-z0-9])",
+)
 
 
 class Candidate(NamedTuple):  # not a Struct: the warm path (runcache) lists files and imports no msgspec

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portlint import discover, locate
-from portlint.naming import NameFilter, is_port_name, range_stem, role_of
+from portlint.naming import NameFilter, is_port_name, range_stem, role_of, words
 from portlint.source import line_starts
 
 
@@ -122,3 +122,32 @@ def test_line_starts_kept_for_the_last_bytes_are_those_bytes_own() -> None:
     assert line_starts(first) is line_starts(first) == [0, 2, 5]
     assert line_starts(bytes(bytearray(b"a\nbb\nccc\n"))) == [0, 2, 5, 9]
     assert line_starts(b"\n\n") == [0, 1, 2] and line_starts(first) == [0, 2, 5]
+
+
+_PARTS = ["port", "Port", "PORT", "ports", "Ports", "PORTS", "master", "Master", "MASTER", "x", "X", "2", "http",
+          "HTTP", "_", "-", ".", "--", "pOrt", "portion", "import", "sup"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=6).map("".join))
+def test_every_name_with_port_as_a_word_is_found_by_the_port_words(name: str) -> None:
+    """The Python site finder looks at the lines holding `port` as a word of a name
+    (discover.PORT_WORDS): every name naming.words splits a `port` from is found there, in any
+    text around it."""
+    import re
+
+    patterns = [re.compile(word) for word in discover.PORT_WORDS]
+    if "port" in words(name):
+        for text in (name, f"x = {name}", f"'{name}'", f"self.{name}=1"):
+            assert any(pattern.search(text.encode()) for pattern in patterns), text
+
+
+def test_the_port_words_leave_out_what_names_no_port() -> None:
+    import re
+
+    patterns = [re.compile(word) for word in discover.PORT_WORDS]
+    found = [text for text in ("ports = 1", "portion", "port2", "HTTPPort", "PORTS", "import x", "xport", "Ports")
+             if any(pattern.search(text.encode()) for pattern in patterns)]
+    assert found == []
+    assert all(any(pattern.search(text) for pattern in patterns) for text in
+               (b"MASTER_PORT", b"--port", b"containerPort", b"portX", b"x2Port", b"myPORT", b"port.x", b"PORT_RANGE"))

@@ -324,13 +324,15 @@ _HOT_WORDS = (b"click", b"typer")
 
 
 def _hot_lines(source: Source, names: NameFilter) -> list[int]:
-    """The lines (1-based, as ast counts them) holding a port token, the last dotted part of a
-    selector name, or a word of _HOT_WORDS: the only lines a site's name can be written on."""
+    """The lines (1-based, as ast counts them) holding `port` as a word of a name, the last dotted
+    part of a selector name, or a word of _HOT_WORDS: the only lines a site's name can be
+    written on, and the name a value is passed on to (`serve(port=DEFAULT_PORT)` spells the
+    site's name)."""
     from portlint.discover import prefilter
 
     data = source.data
     pattern = prefilter(names.selector_names)
-    offsets = [m.start() for token in pattern.tokens for m in token.finditer(data)]
+    offsets = [m.start() for word in _port_words() for m in word.finditer(data)]
     for leaf in {*pattern.keys, *_HOT_WORDS}:  # keys: each selector's last dotted part
         at = data.find(leaf)
         while at != -1:
@@ -338,6 +340,13 @@ def _hot_lines(source: Source, names: NameFilter) -> list[int]:
             at = data.find(leaf, at + 1)
     starts = _line_starts(source)
     return sorted({bisect.bisect_right(starts, offset) for offset in offsets})
+
+
+@lru_cache(maxsize=1)
+def _port_words() -> tuple[re.Pattern[bytes], ...]:
+    from portlint.discover import PORT_WORDS
+
+    return tuple(re.compile(word) for word in PORT_WORDS)
 
 
 def _is_mock(callee: str) -> bool:
