@@ -137,3 +137,26 @@ def test_upper_case_port_keys_of_a_mapping_are_the_environment_variables_it_sets
     assert {name: s.value for name, s in sites.items()} == {"MASTER_PORT": 7777, "VLLM_PORT": 8000}
     master = sites["MASTER_PORT"]
     assert data[master.start - 1:master.end + 1] == b"'7777'"
+
+
+def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_line_does() -> None:
+    """Counted newline by newline up to each word (no list of every line's start), except where
+    a lone CR ends a line too (Python's count): the same lines, and where each starts, as ast's."""
+    import bisect
+    import random
+    import re
+
+    from portlint.extract.python import _hot_lines
+
+    pieces = [b"\n", b"\r\n", b"\r", b"port = 1", b"x", b" MASTER_PORT", b"click", b"ports", b"\xc3\xa9", b"  "]
+    rng = random.Random(5)
+    for _ in range(3000):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        try:
+            source = Source("m.py", data)
+        except UnicodeDecodeError:
+            continue
+        starts = [0, *(m.end() for m in re.finditer(rb"\r\n?|\n", data))]  # as ast counts lines
+        words = [m.start() for m in re.finditer(rb"(?<![A-Za-z0-9])port(?![a-z0-9])|(?<![A-Z])PORT(?![A-Za-z0-9])|click", data)]
+        lines = sorted({bisect.bisect_right(starts, at) for at in words})
+        assert _hot_lines(source, NameFilter()) == (lines, [starts[line - 1] for line in lines]), data

@@ -52,12 +52,12 @@ _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
-    hot = _hot_lines(source, names)
+    hot, hot_starts = _hot_lines(source, names)
     # A line with a command word is where the command reader starts: without one it reads nothing.
     command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
     analysed = analysis.worth_reading(source.data)
     whole = analysed and sockets.uses_sockets(source.data)
-    parsed = _parse(source, hot, command_hot, whole=whole, rendezvous_only=analysed and not whole)
+    parsed = _parse(source, hot, hot_starts, command_hot, whole=whole, rendezvous_only=analysed and not whole)
     if isinstance(parsed, Extraction):
         return parsed
     tree, only_hot = parsed
@@ -73,7 +73,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     )
 
 
-def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole: bool,
+def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, whole: bool,
            rendezvous_only: bool = False) -> tuple[ast.Module, bool] | Extraction:
     """The module's tree and whether it holds only hot statements, or the parse error.
 
@@ -89,7 +89,7 @@ def _parse(source: Source, hot: list[int], command_hot: list[int] | None, whole:
     if not whole:
         sparse = None
         if not rendezvous_only and command_hot is None:
-            sparse = python_outline.sparse(data, hot, source.line_starts)
+            sparse = python_outline.sparse_at(data, hot_starts)
         elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
             definitions = python_outline.definitions(data, lines)
             kept = rendezvous.kept(data, definitions) if rendezvous_only else ([], [])
@@ -323,11 +323,12 @@ class _SiteFinder(Visitor):
 _HOT_WORDS = (b"click", b"typer")
 
 
-def _hot_lines(source: Source, names: NameFilter) -> list[int]:
+def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]:
     """The lines (1-based, as ast counts them) holding `port` as a word of a name, the last dotted
     part of a selector name, or a word of _HOT_WORDS: the only lines a site's name can be
     written on, and the name a value is passed on to (`serve(port=DEFAULT_PORT)` spells the
-    site's name)."""
+    site's name); and the offset where each starts. Numbered by counting newlines up to each
+    word, where no lone CR ends a line: most files give no site, and need no other line's start."""
     from portlint.discover import prefilter
 
     data = source.data
@@ -338,8 +339,20 @@ def _hot_lines(source: Source, names: NameFilter) -> list[int]:
         while at != -1:
             offsets.append(at)
             at = data.find(leaf, at + 1)
-    starts = _line_starts(source)
-    return sorted({bisect.bisect_right(starts, offset) for offset in offsets})
+    if b"\r" in data and _LONE_CR.search(data):
+        starts = _line_starts(source)
+        lines = sorted({bisect.bisect_right(starts, offset) for offset in offsets})
+        return lines, [starts[line - 1] for line in lines]
+    lines, begins = [], []
+    line = 1
+    at = 0
+    for offset in sorted(offsets):
+        line += data.count(b"\n", at, offset)
+        at = offset
+        if not lines or lines[-1] != line:
+            lines.append(line)
+            begins.append(data.rfind(b"\n", 0, offset) + 1)
+    return lines, begins
 
 
 @lru_cache(maxsize=1)

@@ -202,16 +202,23 @@ def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], li
     lines whose top-level statements are kept so.
     """
     hot = [line_starts[line - 1] for line in hot_lines if 0 < line <= len(line_starts)]
+    kept = [line_starts[line - 1] for line in whole_lines if 0 < line <= len(line_starts)]
+    return sparse_at(data, hot, lines, whole, kept)
+
+
+def sparse_at(data: bytes, hot: Sequence[int], lines: Outline | None = None, whole: Sequence[int] = (),
+              kept: Sequence[int] = ()) -> bytes | None:
+    """`sparse` of the hot lines and the lines of kept top-level statements given by the offsets
+    where they start (sorted)."""
     if lines is None:
         lines = outline(data)
     if lines is None:
         return None
     blanks: list[tuple[int, int, int]] = []  # (from, to, indentation of the `pass` it needs, or -1)
     try:
-        kept = [line_starts[line - 1] for line in whole_lines if 0 < line <= len(line_starts)]
         if kept or whole:
             hot = sorted({*hot, *kept, *whole})
-        _Blanker(data, lines, hot, blanks, whole, kept).block(0, len(lines.starts), 0)
+        _Blanker(data, lines, list(hot), blanks, whole, list(kept)).block(0, len(lines.starts), 0)
     except _Unsure:
         return None
     if not blanks:
