@@ -11,7 +11,6 @@ from __future__ import annotations
 import mmap
 import os
 import re
-import subprocess
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -182,12 +181,8 @@ def seed(root: Path, files: list[str] | None) -> None:
 
 
 def git_files(root: Path) -> list[str] | None:
-    try:
-        listing = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
+    listing = git(["-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+    if listing is None:
         return None
     return sorted({name.decode("utf-8", "surrogateescape") for name in listing.split(b"\0") if name})
 
@@ -197,11 +192,39 @@ def in_git(root: Path) -> bool:
     git again once this process has listed them."""
     if root in _LISTED_BY:
         return _LISTED_BY[root]
+    return git(["-C", str(root), "rev-parse", "--show-toplevel"]) is not None
+
+
+def git(args: list[str]) -> bytes | None:
+    """What `git ARGS` prints, or None when git cannot be run or fails (its errors are not shown).
+    Spawned with a pipe, where the system can: importing subprocess cost ~7-20 ms of every run,
+    a replayed one's too, for the one command every run asks git."""
+    if not hasattr(os, "posix_spawnp"):
+        import subprocess
+
+        try:
+            return subprocess.run(["git", *args], capture_output=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return None
+    output, sending = os.pipe()
     try:
-        subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return False
-    return True
+        pid = os.posix_spawnp("git", ["git", *args], os.environ, file_actions=[
+            (os.POSIX_SPAWN_DUP2, sending, 1), (os.POSIX_SPAWN_CLOSE, output),
+            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+        ])
+    except OSError:  # no git
+        os.close(output)
+        os.close(sending)
+        return None
+    os.close(sending)
+    chunks = []
+    try:
+        while chunk := os.read(output, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(output)
+        _, status = os.waitpid(pid, 0)
+    return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else None
 
 
 def _walk(root: Path) -> Iterator[str]:

@@ -151,3 +151,16 @@ def test_the_port_words_leave_out_what_names_no_port() -> None:
     assert found == []
     assert all(any(pattern.search(text) for pattern in patterns) for text in
                (b"MASTER_PORT", b"--port", b"containerPort", b"portX", b"x2Port", b"myPORT", b"port.x", b"PORT_RANGE"))
+
+
+def test_git_is_asked_without_showing_its_errors_and_its_absence_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert discover.git(["--version"]) is not None and discover.git(["--version"]).startswith(b"git version")
+    assert discover.git(["-C", str(tmp_path / "missing"), "status"]) is None  # git fails: nothing printed
+    assert capfd.readouterr() == ("", "")
+    (tmp_path / "a.sh").write_text("PORT=1\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))
+    assert discover.git(["--version"]) is None
+    assert discover.git_files(tmp_path) is None and not discover.in_git(tmp_path)
+    assert [c.path for c in discover.candidates(tmp_path, ["**/*.sh"], [])] == ["a.sh"]  # the walk instead
