@@ -205,14 +205,16 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
 
 def _reading(items: list[int], kinds: list[str], count: int) -> list[list[int]]:
     """The pool's tasks reading `items` of the listing (of these kinds): at most `count`. A kind
-    with at most RARE_READS files whose modules this process has not imported is one task,
-    first, so that only the process taking it imports them (AReaL's 79 YAML files, 2 of them
-    worth composing, and ruamel.yaml: 20-40 ms); the rest in runs of about equal length."""
+    of few files (RARE_READS at most, a quarter of them at most) whose modules this process
+    has not imported is one task, first, so that only the process taking it imports them
+    (AReaL's 79 YAML files, 2 of them worth composing, and ruamel.yaml: 20-40 ms); the rest in
+    runs of about equal length (a repository of Python files shares them, whatever their number)."""
     by_kind: dict[str, list[int]] = defaultdict(list)
     for item, kind in zip(items, kinds):
         by_kind[kind].append(item)
     alone = [kind for kind, group in sorted(by_kind.items())
-             if len(group) <= RARE_READS and not all(m in sys.modules for m in PER_FILE_MODULES.get(kind, ()))]
+             if len(group) <= min(RARE_READS, len(items) // 4)
+             and not all(m in sys.modules for m in PER_FILE_MODULES.get(kind, ()))]
     rest = [item for item, kind in zip(items, kinds) if kind not in alone]
     size = max(-(-len(rest) // max(count - len(alone), 1)), 1)
     return [by_kind[kind] for kind in alone] + [rest[at:at + size] for at in range(0, len(rest), size)]

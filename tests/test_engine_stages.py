@@ -381,7 +381,8 @@ def test_a_kind_whose_modules_are_not_imported_is_read_by_one_task(monkeypatch: 
     assert [i for task in tasks[1:] for i in task] == [0, 2, 3, *range(5, 15)] and len(tasks) <= 5
     many = ["yaml"] * (engine.RARE_READS + 1)
     assert all(len(task) < len(many) for task in engine._reading(list(range(len(many))), many, 8))
-    assert engine._reading([3, 4], ["yaml", "yaml"], 5) == [[3, 4]]  # nothing left beside them
+    assert engine._reading([3, 4, 5, 6, 7, 8, 9, 10], ["yaml", *["python"] * 7], 5)[0] == [3]
+    assert len(engine._reading(list(range(40)), ["yaml"] * 40, 8)) == 8  # one kind: shared, not one task
 
 
 def test_a_pools_results_are_those_its_processes_computed() -> None:
