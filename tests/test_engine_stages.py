@@ -2,11 +2,13 @@
 and the per-file stage giving the same results in a fork pool as in one process."""
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -30,6 +32,30 @@ def demo(tmp_path: Path) -> Path:
 def _jobs(root: Path) -> tuple[list[tuple[str, str, bytes, bool]], Engine]:
     run = Engine(load_config(find_config(root), root), Options())
     return [(path, kind, data, path in run.mirrored) for path, kind, data in run.read_all()], run
+
+
+@contextlib.contextmanager
+def _dying_worker(monkeypatch: pytest.MonkeyPatch, work: Callable[[Callable[[int], object], int, int], bytes]) -> Iterator[None]:
+    """The pool's worker replaced by `work(do, queue, sending)`, which returns the task numbers
+    it took, then dies; this process takes its own tasks only once the worker has those."""
+    take = pool._take
+    taken, told = os.pipe()
+
+    def dying(do: Callable[[int], object], queue: int, sending: int) -> None:
+        os.write(told, work(do, queue, sending) or b"-")
+        os._exit(3)
+
+    def waiting(do: Callable[[int], object], queue: int, between: Callable[[], object]) -> dict:
+        assert os.read(taken, 256)
+        return take(do, queue, between)
+
+    monkeypatch.setattr(pool, "_work", dying)
+    monkeypatch.setattr(pool, "_take", waiting)
+    try:
+        yield
+    finally:
+        os.close(taken)
+        os.close(told)
 
 
 def test_every_rule_declares_the_facts_it_reads() -> None:
@@ -89,27 +115,13 @@ def test_a_worker_that_dies_leaves_its_tasks_to_this_process(demo: Path, monkeyp
     jobs, run = _jobs(demo)
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
     serial = engine.extract_many(jobs, run.names)
-    take = pool._take
-    taken, told = os.pipe()
 
-    def dying(do: object, queue: int, sending: int) -> None:  # the worker, in place of pool._work
-        if when == "after taking a task":
-            assert os.read(queue, 1)
-        os.write(told, b"x")
-        os._exit(3)
+    def work(do: object, queue: int, sending: int) -> bytes:
+        return os.read(queue, 1) if when == "after taking a task" else b""
 
-    def waiting(do: object, queue: int, between: object) -> dict:  # this process, once the worker has its task
-        assert os.read(taken, 1) == b"x"
-        return take(do, queue, between)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pool, "_work", dying)
-    monkeypatch.setattr(pool, "_take", waiting)
     monkeypatch.setenv("PORTLINT_WORKERS", "2")
-    try:
+    with _dying_worker(monkeypatch, work):
         assert engine.extract_many(jobs, run.names) == serial
-    finally:
-        os.close(taken)
-        os.close(told)
 
 
 @pytest.mark.parametrize("sent", ["whole frames", "a frame cut short", "bytes that are no frame"])
@@ -118,40 +130,26 @@ def test_a_worker_that_dies_after_sending_some_results_leaves_the_rest_to_this_p
 ) -> None:
     """The results a worker sent whole are taken; the tasks it took without sending one whole
     (it died, or what it sent cannot be read) are done here."""
-    import pickle
-
     jobs, run = _jobs(demo)
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
     serial = engine.extract_many(jobs, run.names)
-    take = pool._take
-    taken, told = os.pipe()
 
-    def dying(do: object, queue: int, sending: int) -> None:
+    def work(do: Callable[[int], object], queue: int, sending: int) -> bytes:
         numbers = [os.read(queue, 1)[0] for _ in range(3)]
         frames = b""
         for number in numbers[:2]:
-            frame = pickle.dumps((number, do(number)))  # type: ignore[operator]
+            frame = pickle.dumps((number, do(number)))
             frames += pool._LENGTH.pack(len(frame)) + frame
         if sent == "a frame cut short":
             frames = frames[:-7]
         elif sent == "bytes that are no frame":
             frames = pool._LENGTH.pack(5) + b"junk!" + frames
         os.write(sending, frames)
-        os.write(told, bytes(numbers))
-        os._exit(3)
+        return bytes(numbers)
 
-    def waiting(do: object, queue: int, between: object) -> dict:
-        assert len(os.read(taken, 3)) == 3
-        return take(do, queue, between)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pool, "_work", dying)
-    monkeypatch.setattr(pool, "_take", waiting)
     monkeypatch.setenv("PORTLINT_WORKERS", "2")
-    try:
+    with _dying_worker(monkeypatch, work):
         assert engine.extract_many(jobs, run.names) == serial
-    finally:
-        os.close(taken)
-        os.close(told)
 
 
 def test_when_no_worker_can_be_forked_this_process_does_every_task(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -349,24 +347,8 @@ def test_a_worker_that_dies_with_files_to_read_leaves_them_to_this_process(
 ) -> None:
     _odd_files(demo, tmp_path)
     serial = _scanned(demo, "1", monkeypatch)
-    take = pool._take
-    taken, told = os.pipe()
-
-    def dying(do: object, queue: int, sending: int) -> None:  # the worker takes the first tasks (the listing's rest) and dies
-        os.write(told, bytes(os.read(queue, 1)[0] for _ in range(3)))
-        os._exit(3)
-
-    def waiting(do: object, queue: int, between: object) -> dict:
-        assert os.read(taken, 3) == bytes(range(3))
-        return take(do, queue, between)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pool, "_work", dying)
-    monkeypatch.setattr(pool, "_take", waiting)
-    try:
-        assert _scanned(demo, "2", monkeypatch) == serial
-    finally:
-        os.close(taken)
-        os.close(told)
+    with _dying_worker(monkeypatch, lambda do, queue, sending: b"".join(os.read(queue, 1) for _ in range(3))):
+        assert _scanned(demo, "2", monkeypatch) == serial  # the worker took the first tasks: the listing's rest
 
 
 def test_a_kind_whose_modules_are_not_imported_is_read_by_one_task(monkeypatch: pytest.MonkeyPatch) -> None:
