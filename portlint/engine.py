@@ -15,6 +15,7 @@ import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple, TypeGuard
 
@@ -203,21 +204,31 @@ def _runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
     return runs
 
 
-def _reading(items: list[int], kinds: list[str], count: int) -> list[list[int]]:
-    """The pool's tasks reading `items` of the listing (of these kinds): at most `count`. A kind
-    of few files (RARE_READS at most, a quarter of them at most) whose modules this process
-    has not imported is one task, first, so that only the process taking it imports them
-    (AReaL's 79 YAML files, 2 of them worth composing, and ruamel.yaml: 20-40 ms); the rest in
-    runs of about equal length (a repository of Python files shares them, whatever their number)."""
+def _reading(items: list[int], kinds: list[str], sizes: list[int], count: int) -> list[list[int]]:
+    """The pool's tasks reading `items` of the listing (of these kinds and sizes): at most
+    `count`. A kind of few files (RARE_READS at most, a quarter of them at most) whose modules
+    this process has not imported is one task, first, so that only the process taking it
+    imports them (AReaL's 79 YAML files, 2 of them worth composing, and ruamel.yaml: 20-40 ms);
+    the rest largest first, in runs of about equal size, the small files together last (as
+    the files already read are: the processes then finish close together, wherever the
+    listing puts its heavy files)."""
     by_kind: dict[str, list[int]] = defaultdict(list)
     for item, kind in zip(items, kinds):
         by_kind[kind].append(item)
     alone = [kind for kind, group in sorted(by_kind.items())
              if len(group) <= min(RARE_READS, len(items) // 4)
              and not all(m in sys.modules for m in PER_FILE_MODULES.get(kind, ()))]
-    rest = [item for item, kind in zip(items, kinds) if kind not in alone]
-    size = max(-(-len(rest) // max(count - len(alone), 1)), 1)
-    return [by_kind[kind] for kind in alone] + [rest[at:at + size] for at in range(0, len(rest), size)]
+    size_of = dict(zip(items, sizes))
+    rest = sorted((item for item, kind in zip(items, kinds) if kind not in alone), key=lambda i: -size_of[i])
+    return [by_kind[kind] for kind in alone] + _runs(rest, [size_of[i] for i in rest], count - len(alone) - 1)
+
+
+def _size(root: Path, path: str) -> int:
+    """A listed file's size as it is now (0 when it cannot be told): only for sharing the work."""
+    try:
+        return os.stat(os.path.join(root, path)).st_size
+    except OSError:
+        return 0
 
 
 def _result(state: FileState) -> Result:
@@ -426,7 +437,8 @@ class Engine:
         jobs = [self._job(listed[i], visits[i]) for i in pending]
         extracting, shared = _tasks(jobs, pool.TASKS - READ_TASKS - 1)
         _preload(shared)
-        reading = _reading(rest, [listed[i].kind for i in rest], READ_TASKS)
+        reading = _reading(rest, [listed[i].kind for i in rest], [_size(self.config.root, listed[i].path) for i in rest],
+                           READ_TASKS)
         rare = sum(1 for task in extracting if jobs[task[0]][1] not in shared)
         tasks = [(False, [pending[j] for j in task]) for task in extracting[:rare]]
         tasks += [(True, chunk) for chunk in reading]

@@ -353,18 +353,21 @@ def test_a_worker_that_dies_with_files_to_read_leaves_them_to_this_process(
 
 def test_a_kind_whose_modules_are_not_imported_is_read_by_one_task(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rest of the listing: its few YAML files (ruamel.yaml not imported here) are one task,
-    first, so that one process imports what they need; the rest in runs of about equal length."""
+    first, so that one process imports what they need; the rest largest first, in runs of
+    about equal size, the small files together at the end."""
     kinds = ["python", "yaml", "python", "markdown", "yaml", *["python"] * 10]
+    sizes = [10, 1, 500, 20, 1, *range(30, 130, 10)]
     monkeypatch.setitem(engine.PER_FILE_MODULES, "yaml", ("portlint.no_such_module",))
     monkeypatch.setitem(engine.PER_FILE_MODULES, "python", ("portlint.engine",))  # imported
     monkeypatch.setitem(engine.PER_FILE_MODULES, "markdown", ("portlint.engine",))
-    tasks = engine._reading(list(range(len(kinds))), kinds, 5)
-    assert tasks[0] == [1, 4]
-    assert [i for task in tasks[1:] for i in task] == [0, 2, 3, *range(5, 15)] and len(tasks) <= 5
+    tasks = engine._reading(list(range(len(kinds))), kinds, sizes, 5)
+    assert tasks[0] == [1, 4] and tasks[1] == [2]  # the YAML files, then the largest file alone
+    assert [i for task in tasks[1:] for i in task] == [2, *range(14, 4, -1), 3, 0] and len(tasks) <= 5
     many = ["yaml"] * (engine.RARE_READS + 1)
-    assert all(len(task) < len(many) for task in engine._reading(list(range(len(many))), many, 8))
-    assert engine._reading([3, 4, 5, 6, 7, 8, 9, 10], ["yaml", *["python"] * 7], 5)[0] == [3]
-    assert len(engine._reading(list(range(40)), ["yaml"] * 40, 8)) == 8  # one kind: shared, not one task
+    assert all(len(task) < len(many) for task in engine._reading(list(range(len(many))), many, [1] * len(many), 8))
+    assert engine._reading([3, 4, 5, 6, 7, 8, 9, 10], ["yaml", *["python"] * 7], [1] * 8, 5)[0] == [3]
+    assert len(engine._reading(list(range(40)), ["yaml"] * 40, [1] * 40, 8)) <= 8  # one kind: shared, not one task
+    assert len(engine._reading(list(range(40)), ["yaml"] * 40, [1] * 40, 8)) > 1
 
 
 def test_a_pools_results_are_those_its_processes_computed() -> None:
