@@ -108,9 +108,11 @@ Job = tuple[str, str, bytes, bool]  # (path, kind, bytes, one side of a frozen p
 
 
 def extract_many(jobs: list[Job], names: NameFilter) -> list[Result]:
-    """(extraction, tree) of every job, in order: by a pool when there is enough to extract."""
+    """(extraction, tree) of every job, in order: by a pool when there is enough to extract (the
+    files read when the listing ended before a pool started: one process, unless
+    PORTLINT_WORKERS says otherwise)."""
     workers = _workers(sum(len(job[2]) for job in jobs))
-    if workers == 1:
+    if workers == 1 or len(jobs) < 2:
         return [_extracted(job, names) for job in jobs]
     tasks, shared = _tasks(jobs, pool.TASKS)
     _preload(shared)
@@ -420,8 +422,9 @@ class Engine:
                 if workers > 1:
                     self._shared(listed, visits, pending, pattern, workers)
                     return listed, visits
-        for index in pending:
-            visits[index] = visits[index]._replace(result=_extracted(self._job(listed[index], visits[index]), self.names))
+        extracted = extract_many([self._job(listed[index], visits[index]) for index in pending], self.names)
+        for index, result in zip(pending, extracted):
+            visits[index] = visits[index]._replace(result=result)
         return listed, visits
 
     def _shared(self, listed: list[discover.Candidate], visits: list[Visit], pending: list[int],
