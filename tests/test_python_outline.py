@@ -160,6 +160,17 @@ class B:
     # only a comment
     y = 2  # port
 """,
+    "f-strings whose fields hold brackets, strings, specs": '''def url(host, port=8000):
+    return f"http://{host}:{port}/{'/'.join(['a', 'b'])}"
+x = f'{ {"port": 1}["port"] }' + f"{x!r:>{width}}" + F"{{port}}"
+def g(port=1):
+    s = rf"""{
+        port
+    } {y:#06x}
+    """
+    return f"{(lambda p: p)(port)}{s[1:2]}"
+z = [f"{i}" for i in range(3)]
+''',
 }
 
 
@@ -223,3 +234,36 @@ def test_definitions_are_every_function_with_its_decorators_and_body() -> None:
         ("", b"    def \\\n  weird(self): pass"),  # a name this reader does not take: callers then parse whole
         ("a", b"async \t def a(): pass"),  # not the `def`s inside strings, comments or other words
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "read_as_before"),
+    [
+        ("x = f'{a[\"k\"]}'", True),  # another quote inside: the same string since 3.6
+        ('x = f"{max([len(o.a[0].b) for o in c])}" + f"{ {1: 2}[1] }"', True),  # brackets at any depth
+        ('x = f"{x!r:>{w}}" + f"{x:#06x}" + f"{x=}" + f"{a != b}"', True),  # conversions, specs, `#` in a spec
+        ("x = f\"{'\\n'.join(a)}\" + f\"{f'{y}'}\"", True),  # a backslash, a field, in a nested string
+        ('x = f"""{\n  a\n}"""', True),  # a field over lines, in a triple-quoted string
+        ('x = ["f", "{a"]  # f"{ in a comment', True),  # `f"` that starts no string, or one that never ends
+        ('x = f"{d["k"]}"', False),  # the string's own quote: 3.12 reads on, 3.11 stops there
+        ('x = f"{ "#" }"; y = (\n1)', False),  # and so reads `; y = (` as code, not a comment
+        ('x = f"""{x # c\n}"""', False),  # a comment in a field
+        ('x = rf"{a\\b}"', False),  # a backslash in a field's expression
+        ('x = f"{d[\'k}"', False),  # a quote that ends no string
+        ('x = f"""{"""a"""}"""', False),  # a triple-quoted string inside: 3.11 ends the outer one at it
+        ('x = f"{a" + f"}"', False),  # a field that does not close, a `}` alone
+    ],
+)
+def test_an_f_string_is_read_as_before_312_only_where_its_fields_close_inside_it(text: str, read_as_before: bool) -> None:
+    """Python 3.12 reads a field as code (PEP 701): where it may end the string elsewhere than
+    3.11 does, the outline declines there (test below); this is the test it asks."""
+    assert python_outline._fields_as_before(text.encode()) is read_as_before
+
+
+def test_since_312_an_f_string_read_otherwise_is_parsed_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(python_outline, "_FIELDS_ARE_CODE", True)  # as on 3.12 and later, whatever runs this
+    assert sparse('x = f"{ "#" }"; y = (\n1)\nport = 2\n', [3]) is None
+    assert sparse('x = f"{host}:{port}"\ny = 1\nport = 2\n', [3]) == b"\n\nport = 2\n"
+    text = SHAPES["f-strings whose fields hold brackets, strings, specs"]
+    for line in range(1, text.count("\n") + 1):  # read as before: blanked as before
+        assert_same_hot_statements(text, [line])

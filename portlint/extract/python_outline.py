@@ -15,8 +15,8 @@ module with every cold statement blanked to empty lines (a body left empty gets 
 It is sound or it declines: `sparse` returns None, and the caller parses the whole
 file, wherever this tokenizer could disagree with Python's:
   - Python 3.10 (its `re` has no possessive quantifiers, which keep the scan linear);
-  - an f-string on Python 3.12 and later (a replacement field may then hold the
-    string's own quote, a comment or a newline);
+  - on Python 3.12 and later, an f-string (a t-string on 3.14) whose replacement
+    fields this tokenizer cannot read as Python does (`_fields_as_before`);
   - conflict markers (an unresolved merge, which PL001 reports at its line);
   - a NUL byte (not Python source);
   - a lone CR, a form feed or a tab in an indentation (Python counts lines and
@@ -37,15 +37,13 @@ from functools import cache
 
 # Everything a statement boundary cannot hide in, taken whole: a run of other bytes, a comment,
 # a string (triple-quoted ones may hold newlines), a line continuation.
-_ATOM = (
-    rb"[^'\"#\\\n()\[\]{}]++"
-    rb"|\#[^\r\n]*+"
-    rb"|'''(?:[^'\\]++|\\.|'(?!''))*+'''"
+_STRING = (
+    rb"'''(?:[^'\\]++|\\.|'(?!''))*+'''"
     rb'|"""(?:[^"\\]++|\\.|"(?!""))*+"""'
     rb"|'(?:[^'\\\n]++|\\.)*+'"
     rb'|"(?:[^"\\\n]++|\\.)*+"'
-    rb"|\\\r?\n"
 )
+_ATOM = rb"[^'\"#\\\n()\[\]{}]++|\#[^\r\n]*+|" + _STRING + rb"|\\\r?\n"
 
 
 def _brackets(levels: int) -> bytes:
@@ -76,15 +74,32 @@ _FUNCTION = re.compile(rb"(?:async[ \t]+)?def[ \t(\\]")
 _DEF = re.compile(rb"def[ \t(\\]")  # literal first: the search skips from one `def` to the next
 _CLASS = re.compile(rb"class[ \t(:\\]")
 _FUNCTION_NAME = re.compile(rb"(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*[(\[]")
-_FSTRING = re.compile(rb"(?<![A-Za-z0-9_])(?:[fF][rR]?|[rR][fF])['\"]")
+# Since Python 3.12 (PEP 701) a replacement field of an f-string is read as code: it may hold the
+# string's own quote, a comment, a backslash, a newline. The events above read an f-string as
+# 3.11 does, from its quote to the next one. Where every field of that span closes inside it and
+# holds a comment or a backslash only inside a string of its own, Python reads the string to the
+# same quote (`_fields_as_before`); elsewhere the module is parsed whole. (3.14's t-strings too.)
+_TEMPLATE_PREFIX = rb"[fFtT]" if sys.version_info >= (3, 14) else rb"[fF]"
+_FSTRING = re.compile(rb"(?<![A-Za-z0-9_])(?:" + _TEMPLATE_PREFIX + rb"[rR]?|[rR]" + _TEMPLATE_PREFIX + rb")['\"]")
+_NESTED_STRING = rb"'(?:[^'\\\n]++|\\.)*+'|\"(?:[^\"\\\n]++|\\.)*+\""
+_FIELDS_ARE_CODE = sys.version_info >= (3, 12)
+_OPEN_FIELD, _CLOSE_FIELD, _BANG, _COLON = b"{}!:"
+_CLOSING = {ord("("): ord(")"), ord("["): ord("]"), ord("{"): ord("}")}
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?:[ \t\r\n]|$)", re.MULTILINE)
 
 if sys.version_info >= (3, 11):
     _EVENTS: re.Pattern[bytes] | None = re.compile(_EVENT)
     _LEAD: re.Pattern[bytes] | None = re.compile(_LEADING)
+    _STRING_AS_BEFORE: re.Pattern[bytes] | None = re.compile(rb"(?s)" + _STRING)  # as _EVENTS reads one
+    # Between fields: text, and `{{` / `}}`. In a field: a step of its expression (group 1: a
+    # bracket that opens, 2: one that closes, 3: `:` or `!`, 4: what a field may not hold
+    # before 3.12: a comment, a backslash, a quote that ends no string).
+    _LITERAL: re.Pattern[bytes] | None = re.compile(rb"(?:[^{}]++|\{\{|\}\})*+")
+    _STEP: re.Pattern[bytes] | None = re.compile(
+        rb"(?s)[^{}()\[\]'\"#\\:!]++|!=|" + _NESTED_STRING + rb"|([(\[{])|([)\]}])|([:!])|(.)")
 else:  # pragma: no cover - no possessive quantifiers before 3.11
-    _EVENTS = _LEAD = None
+    _EVENTS = _LEAD = _STRING_AS_BEFORE = _LITERAL = _STEP = None
 
 
 class Outline:
@@ -115,7 +130,7 @@ def outline(data: bytes) -> Outline | None:
     """The module's logical lines, or None where this tokenizer cannot be sure of them."""
     if _EVENTS is None or _LEAD is None or b"\0" in data or b"\x0c" in data or (b"\r" in data and _LONE_CR.search(data)):
         return None
-    if sys.version_info >= (3, 12) and _FSTRING.search(data):
+    if _FIELDS_ARE_CODE and not _fields_as_before(data):
         return None
     if (b"<<<<<<<" in data or b">>>>>>>" in data) and _CONFLICT.search(data):
         return None  # a merge left unresolved: Python's error, at its line, is the finding
@@ -152,6 +167,77 @@ def outline(data: bytes) -> Outline | None:
     except ValueError:
         return None  # indented deeper than a byte counts (Outline.levels)
     return Outline(starts, indents, ends, levels)
+
+
+def _fields_as_before(data: bytes) -> bool:
+    """Every f-string of the module ends where Python 3.11 would end it (see _FSTRING): each of
+    its fields closes before that quote, with no comment or backslash outside a nested string.
+    Also asked of `f"` inside a comment or another string: a false no only costs a whole parse."""
+    if _STRING_AS_BEFORE is None or _LITERAL is None:
+        return False  # pragma: no cover - before 3.11
+    for found in _FSTRING.finditer(data):
+        quote = found.end() - 1
+        string = _STRING_AS_BEFORE.match(data, quote)
+        if string is None:
+            continue  # no string that ends starts here: the outline declines if one does (kind 5)
+        side = 3 if data.startswith(data[quote:quote + 1] * 3, quote) else 1
+        at, end = quote + side, string.end() - side
+        while (at := _LITERAL.match(data, at, end).end()) < end:  # type: ignore[union-attr]
+            if data[at] != _OPEN_FIELD or (at := _field_end(data, at + 1, end, spec=True)) < 0:
+                return False  # a `}` alone, or a field read otherwise since 3.12
+    return True
+
+
+def _field_end(data: bytes, at: int, end: int, spec: bool) -> int:
+    """Where the field whose expression starts at `at` ends (after its `}`), or -1 when it
+    does not close before `end` as 3.11 and 3.12 both read it. `spec`: its format spec may
+    hold fields of its own (one level, as Python allows)."""
+    assert _STEP is not None
+    brackets: list[int] = []
+    while at < end:
+        step = _STEP.match(data, at, end)
+        assert step is not None  # `.` takes any byte
+        at = step.end()
+        if step.lastindex == 1:
+            brackets.append(_CLOSING[data[step.start()]])
+        elif step.lastindex == 2:
+            if brackets and brackets[-1] == data[step.start()]:
+                brackets.pop()
+            elif brackets or data[step.start()] != _CLOSE_FIELD:
+                return -1
+            else:
+                return at
+        elif step.lastindex == 4:
+            return -1
+        elif step.lastindex == 3:
+            byte = data[step.start()]
+            if brackets:
+                continue  # `:` and `!` inside brackets: a slice, a dict, a lambda
+            if byte == _BANG:
+                if not (at < end and data[at] in b"rsa"):
+                    return -1
+                at += 1
+                if at < end and data[at] == _CLOSE_FIELD:
+                    return at + 1
+                if not (at < end and data[at] == _COLON):
+                    return -1
+                at += 1
+            return _spec_end(data, at, end, spec)
+    return -1
+
+
+def _spec_end(data: bytes, at: int, end: int, fields: bool) -> int:
+    """Where a format spec starting at `at` ends (after its field's `}`), or -1."""
+    while at < end:
+        byte = data[at]
+        if byte == _CLOSE_FIELD:
+            return at + 1
+        if byte == _OPEN_FIELD:
+            if not fields or (at := _field_end(data, at + 1, end, spec=False)) < 0:
+                return -1
+        else:
+            at += 1
+    return -1
 
 
 def _clause(data: bytes, at: int) -> bool:
