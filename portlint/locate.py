@@ -108,10 +108,14 @@ def split_config_args(values: tuple[str, ...]) -> tuple[Path | None, tuple[str, 
 
 
 def inside(root: Path, path: Path) -> bool:
-    """True when path, symlinks resolved, stays under root."""
+    """True when path, symlinks resolved, stays under root (a symlink loop does not)."""
     try:
-        path.resolve().relative_to(root.resolve())
-    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
+        try:
+            resolved = path.resolve(strict=True)
+        except FileNotFoundError:  # not there (yet): where it would be
+            resolved = path.resolve()
+        resolved.relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):  # a loop: RuntimeError before 3.13, OSError (ELOOP) since
         return False
     return True
 
