@@ -17,10 +17,16 @@ os.environ.setdefault("PORTLINT_NO_CACHE", "1")
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 
 
+def copy_repo(source: Path, target: Path, symlinks: bool = False) -> None:
+    """A copy of a fixture repository without the cache a run in the checkout leaves in it (the
+    README's first command, `portlint fixtures/demo`, writes fixtures/demo/.portlint_cache/)."""
+    shutil.copytree(source, target, symlinks=symlinks, ignore=shutil.ignore_patterns(".portlint_cache"))
+
+
 @pytest.fixture
 def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the demo repository, as the working directory."""
     target = tmp_path / "demo"
-    shutil.copytree(DEMO, target)
+    copy_repo(DEMO, target)
     monkeypatch.chdir(target)
     return target

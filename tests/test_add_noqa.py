@@ -1,11 +1,11 @@
 """`portlint --add-noqa`: a suppression comment per problem where the file takes one, every other byte kept."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
 
 from portlint import noqa
 from portlint.cli import main
@@ -47,7 +47,7 @@ def test_the_demo_gets_one_comment_per_line_and_then_passes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     demo = tmp_path / "demo"
-    shutil.copytree(DEMO, demo)
+    copy_repo(DEMO, demo)
     subprocess.run(["git", "init", "-q", str(demo)], check=True)
     before = _snapshot(demo)
     code, out, err = _run(demo, monkeypatch, capsys, "--add-noqa")

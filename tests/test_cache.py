@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
+from installed import PORTLINT
 
 from portlint import cache, engine
 from portlint.cli import main
 from portlint.config import find_config, load_config
 from portlint.engine import Engine, Options
-
-from installed import PORTLINT
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 
@@ -91,6 +90,19 @@ def test_only_a_changed_file_is_extracted_again(demo: Path, extracted: list[str]
     again = _run(demo)
     assert extracted == ["ray.sub"]
     assert again.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+
+
+def test_the_suites_copies_of_a_fixture_leave_the_cache_of_a_run_in_it_behind(tmp_path: Path) -> None:
+    """The README's first command, `portlint fixtures/demo`, leaves a cache in the fixture; a copy
+    that carried it held a second index, and the test below failed after that command."""
+    fixture = tmp_path / "fixture"
+    copy_repo(DEMO, fixture)
+    assert _cli(fixture).returncode == 1 and (fixture / cache.DIRECTORY).is_dir()
+    copy = tmp_path / "copy"
+    copy_repo(fixture, copy)
+    assert not (copy / cache.DIRECTORY).exists()
+    _run(copy)
+    assert _index(copy).is_file()  # the one index of this run
 
 
 def test_a_corrupt_index_is_ignored_and_rewritten(demo: Path, extracted: list[str]) -> None:
@@ -223,7 +235,7 @@ def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Pa
     """Each case's repository, all rules on: the cache changes nothing anywhere."""
     for number, case in enumerate(CASES):
         root = tmp_path / str(number)
-        shutil.copytree(case, root, symlinks=True)
+        copy_repo(case, root, symlinks=True)
         config = load_config(find_config(root), root)
         uncached = Engine(config, Options()).run()
         extracted.clear()

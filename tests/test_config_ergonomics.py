@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
 
 from portlint.cli import main
 from portlint.config import ConfigError, load_config
@@ -82,7 +82,7 @@ def test_the_config_is_found_from_a_subdirectory_of_the_repository(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     repo = tmp_path / "repo"
-    shutil.copytree(DEMO, repo)
+    copy_repo(DEMO, repo)
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     monkeypatch.chdir(repo)
     main(["--output-format", "json"])

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import copy_repo
 
 from portlint import engine, pool
 from portlint.config import find_config, load_config
@@ -25,7 +26,7 @@ DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
     target = tmp_path / "demo"
-    shutil.copytree(DEMO, target)
+    copy_repo(DEMO, target)
     return target
 
 

@@ -23,6 +23,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
 
 from portlint.cli import check, main
 from portlint.config import find_config, load_config
@@ -81,7 +82,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 @pytest.fixture
 def repo(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     target = tmp_path / "repo"
-    shutil.copytree(request.param / "repo", target, symlinks=True)
+    copy_repo(request.param / "repo", target, symlinks=True)
     monkeypatch.chdir(target)
     return target
 

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
 
 from portlint.cli import main
 from portlint.config import find_config, load_config
@@ -28,7 +28,7 @@ PLANTED = {
 
 
 def _repository(source: Path, target: Path, git: bool = True) -> Path:
-    shutil.copytree(source, target)
+    copy_repo(source, target)
     (target / ".portlint.yaml").unlink(missing_ok=True)
     if git:
         subprocess.run(["git", "init", "-q", str(target)], check=True)

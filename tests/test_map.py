@@ -1,13 +1,13 @@
 """`portlint map`: the picture names every band, marks the floor and every overlap, and stays put."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
 from installed import PORTLINT
 
 from portlint.cli import main
@@ -131,7 +131,7 @@ def test_two_bands_get_their_start_labels_and_empty_stretches_stay_quiet(in_root
 
 def test_zero_config_map_draws_the_discovered_ranges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
-    shutil.copytree(CASES / "zero-config" / "repo", repo)
+    copy_repo(CASES / "zero-config" / "repo", repo)
     monkeypatch.chdir(repo)
     text = _text(Path("."))
     rows = _rows(text)

@@ -4,18 +4,17 @@ from __future__ import annotations
 import json
 import os
 import pty
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import copy_repo
+from installed import PORTLINT
 from jsonschema import Draft4Validator, FormatChecker
 
 from portlint.cli import main
 from portlint.report import github
 from portlint.rules import ALL, summary
-
-from installed import PORTLINT
 
 TESTS = Path(__file__).resolve().parent
 DEMO = TESTS.parent / "fixtures" / "demo"
@@ -74,7 +73,7 @@ def test_sarif_results_have_repository_relative_uris_and_full_regions(demo: Path
 def test_sarif_uris_are_relative_to_the_git_work_tree_when_the_config_sits_below_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    shutil.copytree(DEMO, tmp_path / "services" / "rl")
+    copy_repo(DEMO, tmp_path / "services" / "rl")
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     monkeypatch.chdir(tmp_path / "services" / "rl")
     run = _sarif(capsys)["runs"][0]
