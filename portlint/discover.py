@@ -114,8 +114,12 @@ def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
 
 def may_read(path: str) -> bool:
     """A file a check may read: a suffix an extractor reads, or none (a script, by its shebang)."""
-    suffix = os.path.splitext(path)[1]
-    return not suffix or suffix.lower() in _KINDS
+    return _readable(os.path.splitext(path)[1].lower())
+
+
+def _readable(suffix: str) -> bool:
+    """may_read of a path with this suffix (lower case)."""
+    return not suffix or suffix in _KINDS
 
 
 def kind_of(path: str, head: bytes = b"") -> str:
@@ -138,8 +142,8 @@ def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> It
     excluded = matcher((*DEFAULT_EXCLUDE, *exclude))
     for path in sorted(_listed(root)):
         suffix = os.path.splitext(path)[1].lower()
-        if suffix and suffix not in _KINDS:
-            continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind (may_read)
+        if not _readable(suffix):
+            continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
         if excluded(path):
             continue
         if included(path):
