@@ -15,7 +15,6 @@ import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple, TypeGuard
 
@@ -225,14 +224,6 @@ def _reading(items: list[int], kinds: list[str], sizes: list[int], count: int) -
     return [by_kind[kind] for kind in alone] + _runs(rest, [size_of[i] for i in rest], count - len(alone) - 1)
 
 
-def _size(root: Path, path: str) -> int:
-    """A listed file's size as it is now (0 when it cannot be told): only for sharing the work."""
-    try:
-        return os.stat(os.path.join(root, path)).st_size
-    except OSError:
-        return 0
-
-
 def _result(state: FileState) -> Result:
     return state.extraction, state.tree
 
@@ -440,7 +431,7 @@ class Engine:
         jobs = [self._job(listed[i], visits[i]) for i in pending]
         extracting, shared = _tasks(jobs, pool.TASKS - READ_TASKS - 1)
         _preload(shared)
-        reading = _reading(rest, [listed[i].kind for i in rest], [_size(self.config.root, listed[i].path) for i in rest],
+        reading = _reading(rest, [listed[i].kind for i in rest], [discover.size(self.config.root, listed[i].path) for i in rest],
                            READ_TASKS)
         rare = sum(1 for task in extracting if jobs[task[0]][1] not in shared)
         tasks = [(False, [pending[j] for j in task]) for task in extracting[:rare]]

@@ -108,22 +108,42 @@ class Warm:
     """One invocation's key, and its entry: replayed, or recorded by the run and written."""
 
     def __init__(self, args: list[str], parsed: Parsed, root: Path, config: Path | None, start: Path,
-                 listing: list[str]) -> None:
+                 listing: discover.Spawned) -> None:
         self.args = args
         self.parsed = parsed
         self.root = root
         self.config = config
         self.start = start
-        self.listing = listing  # git's, handed to the run
-        self.paths = [p for p in listing if discover.may_read(p)]
+        self.git = listing  # git's listing, started: read by `listed`
+        self.listing: list[str] | None = None  # git's, handed to the run (None: git did not list)
+        self.paths: list[str] = []
+        self.stamps = ""  # the files by stat, when listed: whether hashing them may find a hit
+        self.taken = False  # whether the run took the listing (and the stamps were taken before it read)
         self.invocation = self._invocation()
         self.entry = root / cache.DIRECTORY / __version__ / f"run-{cache.digest(self.invocation.encode())}"
         self.head = self._head()  # everything but the files' bytes
-        self.stamps = self._stamps()  # the files by stat: whether hashing them may find a hit
         self.key = ""  # computed before the run only when the stamps are the stored entry's
         self.digests: dict[str, str] = {}  # path -> content digest, as hashed before the run
         self.read: dict[str, str] | None = None  # path -> digest of what the engine read (from the CLI)
         self.confirmed = False
+
+    def listed(self) -> list[str] | None:
+        """git's listing, once it has ended, and the stamps of the paths it lists (None: no
+        listing, nothing to replay or record). Asked for by a replay once an entry is stored, or
+        by the run when it lists the files: git runs meanwhile (a cold run imports the CLI)."""
+        if self.listing is None and not self.git.done:
+            self.listing = self.git.files()
+            if self.listing is not None:
+                self.paths = [p for p in self.listing if discover.may_read(p)]
+                sizes: dict[str, int] = {}
+                self.stamps = self._stamps(lambda path, _, status: sizes.__setitem__(path, status.st_size)
+                                           if status is not None else None)
+                discover.stated(self.root, sizes)  # the run shares its work by them: no stat again
+        return self.listing
+
+    def _taken(self) -> list[str] | None:
+        self.taken = True
+        return self.listed()
 
     # -- the key -------------------------------------------------------------------
     def _invocation(self) -> str:
@@ -153,19 +173,19 @@ class Warm:
     def _stamps(self, each: Callable[[str, str, os.stat_result | None], None] | None = None) -> str:
         """Mode, inode, size and modification time of every path a check may read; `each` is
         told every path, its full name and its lstat (None when it has none)."""
-        h = hashlib.sha256()
-        base = str(self.root)
+        parts = []  # hashed at once: an update per path cost a third of this
+        base = os.path.join(str(self.root), "")
         for path in self.paths:
-            full = os.path.join(base, path)
+            full = base + path
             status: os.stat_result | None = None
             try:
                 status = os.lstat(full)
-                h.update(f"{path}\0{status.st_mode} {status.st_ino} {status.st_size} {status.st_mtime_ns}\0".encode())
+                parts.append(f"{path}\0{status.st_mode} {status.st_ino} {status.st_size} {status.st_mtime_ns}\0")
             except OSError as error:
-                h.update(f"{path}\0e{error.errno}\0".encode())
+                parts.append(f"{path}\0e{error.errno}\0")
             if each is not None:
                 each(path, full, status)
-        return h.hexdigest()
+        return hashlib.sha256("".join(parts).encode(errors="surrogateescape")).hexdigest()
 
     def _key(self, tokens: list[str]) -> str:
         h = hashlib.sha256(self.head.encode())
@@ -213,7 +233,9 @@ class Warm:
     def replay(self) -> int | None:
         """The stored run's exit code, its output written again; None on a miss."""
         entry = _load(self.entry)
-        if entry is None or entry["stamps"] != self.stamps or not self.hash_files() or entry["key"] != self.key:
+        if entry is None or self.listed() is None:
+            return None
+        if entry["stamps"] != self.stamps or not self.hash_files() or entry["key"] != self.key:
             return None  # (a touched file costs a check; its stamp never makes a hit)
         code, chunks, written = entry["code"], entry["out"], entry["file"]
         if written is not None:
@@ -244,17 +266,18 @@ class Warm:
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = _teed(sys.stdout, 1, chunks), _teed(sys.stderr, 2, chunks)
         _ACTIVE = self
-        discover.seed(self.root, self.listing)  # the run lists what was hashed
+        discover.seed(self.root, self._taken)  # the run lists what was hashed
         try:
             code = run()
         finally:
             _ACTIVE = None
             discover.seed(self.root, None)
+            self.listed()  # git reaped, whatever the run did
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(OSError, ValueError):
                     stream.flush()
             sys.stdout, sys.stderr = saved
-        if self.confirmed and code in (0, 1) and self._head() == self.head:
+        if self.confirmed and self.taken and self.listing is not None and code in (0, 1) and self._head() == self.head:
             stamps, key = self._after()
             if key and stamps == self.stamps:
                 self._store(key, code, chunks)
@@ -323,10 +346,7 @@ def prepare(args: list[str]) -> Warm | None:
     root = locate.root_of(start, config)
     if root.resolve() != Path.cwd().resolve() or locate.git_root(start) is None:
         return None
-    listing = discover.git_files(root)
-    if listing is None:
-        return None
-    return Warm(args, parsed, root, config, start, listing)
+    return Warm(args, parsed, root, config, start, discover.listing_started(root))
 
 
 class _Tee(io.RawIOBase):

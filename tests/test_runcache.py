@@ -307,10 +307,49 @@ def test_a_file_changed_while_the_check_ran_is_not_kept(repo: Path, monkeypatch:
 def test_the_run_lists_what_was_hashed(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     warm = runcache.prepare(["check"])
-    assert warm is not None and "ray.sub" in warm.listing
-    discover.seed(repo, ["ray.sub"])
+    assert warm is not None and "ray.sub" in (warm.listed() or [])
+    discover.seed(repo, lambda: ["ray.sub"])
     assert [c.path for c in discover.candidates(repo, ["**/*"], [])] == ["ray.sub"]
     assert len(list(discover.candidates(repo, ["**/*"], []))) > 1  # used once, then git's listing again
+
+
+def test_git_lists_the_files_while_the_run_goes_on(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A git that lists nothing until told to (a file appears), and gives up after a while: the
+    # listing is whole only if `prepare` returned without waiting for git to end.
+    go = tmp_path / "go"
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "git").write_text(f"#!/bin/sh\nfor i in $(seq 200); do [ -e {go} ] && exec {real} \"$@\"; sleep 0.05; done\nexit 1\n")
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(repo)
+    warm = runcache.prepare(["check"])
+    assert warm is not None and not warm.git.done and warm.replay() is None  # nothing stored: git not waited for
+    go.touch()
+    listing = warm.listed()
+    assert listing is not None and "ray.sub" in listing and warm.stamps and warm.git.done
+
+
+def test_the_sizes_the_stamps_found_are_the_ones_the_run_shares_its_work_by(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    warm = runcache.prepare(["check"])
+    assert warm is not None and warm.listed() is not None
+    size = (repo / "ray.sub").stat().st_size
+    assert discover.size(repo, "ray.sub") == size
+    (repo / "ray.sub").write_text("grown\n" * 100)
+    assert discover.size(repo, "ray.sub") == size  # as stated, not asked again
+    discover.seed(repo, None)  # the run is over: forgotten
+    assert discover.size(repo, "ray.sub") == (repo / "ray.sub").stat().st_size
+    assert discover.size(repo, "no-such-file") == 0
+
+
+def test_a_run_that_never_lists_reaps_git_and_stores_nothing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    warm = runcache.prepare(["check"])
+    assert warm is not None
+    assert warm.record(lambda: 0) == 0
+    assert warm.git.done and not warm.taken and entries(repo) == []
 
 
 def test_the_entry_point_is_the_warm_path() -> None:
