@@ -1,7 +1,9 @@
 """Unit tests of the Markdown extractor: `NAME=N` in code spans and table cells."""
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
@@ -375,3 +377,52 @@ def test_code_directives_stay_code_also_nested_in_a_directive_holding_markdown()
 def test_a_directive_body_ends_at_its_closing_fence_and_what_follows_is_read_once() -> None:
     text = ":::{note}\nsee `A_PORT=1`\n:::\nthen `B_PORT=2`\n\n:::{tip}\nunclosed `C_PORT=3`\n"
     assert _found(text) == [("A_PORT", 1), ("B_PORT", 2), ("C_PORT", 3)]
+
+
+# -- the gate: a file where no line writes a wanted name and a number is not scanned --------
+
+
+_REFERENCE = "# Options\n\n| option | type | default |\n|---|---|---|\n" + "".join(
+    f"| `layer_{i}_size` | int | `{i * 64}` |\n" for i in range(200)
+) + "\nThe port is chosen by the kernel when none is given.\n"
+
+
+def test_a_file_where_no_line_writes_a_port_name_and_a_number_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    import portlint.extract.markdown as markdown
+
+    def scanner(*args: object) -> None:
+        raise AssertionError("scanned")
+
+    monkeypatch.setattr(markdown, "_Scanner", scanner)
+    assert _extract(_REFERENCE) == Extraction()
+    with pytest.raises(AssertionError, match="scanned"):
+        _extract(_REFERENCE + "| `master_port` | int | `29500` |\n")
+    with pytest.raises(AssertionError, match="scanned"):
+        _extract(_REFERENCE + "<!-- portlint: ignore[PL101] -->\n")  # a comment: its suppression counts
+
+
+def test_a_selected_name_without_port_in_it_opens_the_gate() -> None:
+    names = NameFilter(["cluster.gcs_slot"])
+    assert _found(_REFERENCE + "| `cluster.gcs_slot=7000` | | |\n", names) == [("cluster.gcs_slot", 7000)]
+
+
+def _every_shape() -> list[str]:
+    texts = [_REFERENCE, _REFERENCE + "| `master_port` | int | `29500` |\n", TABLE]
+    texts += [node.value for node in ast.walk(ast.parse(Path(__file__).read_text()))  # every text of the tests above
+              if isinstance(node, ast.Constant) and isinstance(node.value, str) and "port" in node.value.lower()]
+    rng = random.Random(20261203)
+    texts += ["".join(rng.choice(_NASTY) for _ in range(rng.randint(1, 40))) for _ in range(300)]
+    texts += [text.replace("\n", "\r\n") for text in texts[:40]]
+    texts += [str(path.read_text()) for path in (Path(__file__).resolve().parents[1] / "fixtures").rglob("*.md")]
+    return texts
+
+
+@pytest.mark.parametrize("names", [NameFilter(), NameFilter(["cluster.gcs_slot", "Engine.port", "--rdzv-endpoint"])])
+def test_the_gate_never_changes_what_the_scan_finds(names: NameFilter, monkeypatch: pytest.MonkeyPatch) -> None:
+    import portlint.extract.markdown as markdown
+
+    texts = _every_shape()
+    gated = [_extract(text, names) for text in texts]
+    monkeypatch.setattr(markdown, "_may_state", lambda source, names: True)
+    assert gated == [_extract(text, names) for text in texts]
+    assert sum(1 for found in gated if found.sites) >= 10  # the shapes hold sites to lose

@@ -79,9 +79,47 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     data = source.data
     if b"`" not in data and b"|" not in data and b"<!--" not in data and not any(c in data for c in b"0123456789"):
         return Extraction()  # no code span, table, comment or number: nothing to find
+    if b"<!--" not in data and not _may_state(source, names):
+        return Extraction()  # no line writes a wanted name and a number: no site, whatever the structure
     scanner = _Scanner(source, names)
     scanner.scan()
     return Extraction(tuple(scanner.sites), tuple(scanner.suppressions))
+
+
+def _may_state(source: Source, names: NameFilter) -> bool:
+    """Whether a line of the file writes a number and, where the prefilter finds a port-like or
+    selected name, a `NAME=N` token of a wanted name or a wanted name a prose statement would
+    be about. Every site of a Markdown file is on one line that does (a token, inside a code
+    span or a cell; a table row or a prose line stating a range), so where none does the file
+    holds no site whatever its structure, and the scan is skipped (AReaL's two 300 KB CLI
+    references, each a table of every option, write one such name: 14 ms each, for nothing).
+    Only what the scan would find with the line's whole text is asked: a code span, a cell or
+    a line inside block-quote markers is part of it, and no name or token crosses their edges."""
+    from portlint.discover import prefilter
+
+    data = source.data
+    pattern = prefilter(names.selector_names)
+    hits = [found.start() for token in pattern.tokens for found in token.finditer(data)]
+    for name in pattern.names:
+        at = data.find(name)
+        while at != -1:
+            hits.append(at)
+            at = data.find(name, at + 1)
+    asked = set()
+    for hit in hits:
+        start = data.rfind(b"\n", 0, hit) + 1
+        if start in asked:
+            continue
+        asked.add(start)
+        end = data.find(b"\n", hit)
+        end = len(data) if end == -1 else end
+        if prose.DIGIT.search(data, start, end) is None:
+            continue
+        if any(names.wants(token.group(1).decode("ascii")) for token in _TOKEN.finditer(data, start, end)):
+            return True
+        if next(prose.mentioned_names(data[start:end].decode("utf-8", "replace"), names), None) is not None:
+            return True
+    return False
 
 
 def _split_lines(data: bytes) -> list[_Line]:

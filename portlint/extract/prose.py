@@ -51,7 +51,7 @@ def statements(
     if not names.selector_names and _PORT_WORD.search(source.data, start, end) is None:
         return  # without selectors only a port-like name is wanted, and none is written here
     text = source.data[start:end].decode("utf-8", "replace")
-    mentioned = list(_mentioned(text, names))
+    mentioned = list(mentioned_names(text, names))
     if not mentioned:
         return
     found = _first_range(text, ranges_only)
@@ -73,7 +73,8 @@ def statements(
         yield _site(source, kind, mentioned, value, role, offset, byte_start, byte_end)
 
 
-def _mentioned(text: str, names: NameFilter) -> Iterator[str]:
+def mentioned_names(text: str, names: NameFilter) -> Iterator[str]:
+    """The wanted names a span of prose writes (each once, in order): the names a statement of it is about."""
     seen = set()
     for match in _NAME.finditer(text):
         name, high = match.group(1), match.group(2)
