@@ -161,12 +161,12 @@ class Warm:
         candidate up to the work tree, with its bytes), `--config`, the kernel's range."""
         h = hashlib.sha256(self.invocation.encode())
         h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
-        h.update(f"root {self.root}\0config {self.config}\0".encode())
+        h.update(_encoded(f"root {self.root}\0config {self.config}\0"))
         for directory in locate.upward(self.start):
             for name in (*locate.CONFIG_NAMES, ".git"):
-                h.update(f"{_probe(directory / name)}\0".encode())
+                h.update(_encoded(f"{_probe(directory / name)}\0"))
         for value in self.parsed.config_args:
-            h.update(f"config-arg {value} {_probe(Path(value)) if Path(value).is_file() else '-'}\0".encode())
+            h.update(_encoded(f"config-arg {value} {_probe(Path(value)) if Path(value).is_file() else '-'}\0"))
         h.update(_read_text(_RANGE).encode() + b"\0")
         return h.hexdigest()
 
@@ -185,12 +185,12 @@ class Warm:
                 parts.append(f"{path}\0e{error.errno}\0")
             if each is not None:
                 each(path, full, status)
-        return hashlib.sha256("".join(parts).encode(errors="surrogateescape")).hexdigest()
+        return hashlib.sha256(_encoded("".join(parts))).hexdigest()
 
     def _key(self, tokens: list[str]) -> str:
         h = hashlib.sha256(self.head.encode())
         for path, token in zip(self.paths, tokens):
-            h.update(f"{path}\0{token}\0".encode())
+            h.update(_encoded(f"{path}\0{token}\0"))
         return h.hexdigest()
 
     def hash_files(self) -> bool:
@@ -319,6 +319,12 @@ class Warm:
 
 
 _ACTIVE: Warm | None = None
+
+
+def _encoded(text: str) -> bytes:
+    """Text hashed into a key: a path git lists or the system gives may hold bytes that are not
+    UTF-8 (held as surrogates, os.fsdecode's), which plain `encode` refuses with a traceback."""
+    return text.encode("utf-8", "surrogateescape")
 
 
 def confirm(root: Path, config: Path | None, paths: tuple[Path, ...], config_args: tuple[str, ...],

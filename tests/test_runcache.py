@@ -352,6 +352,15 @@ def test_a_run_that_never_lists_reaps_git_and_stores_nothing(repo: Path, monkeyp
     assert warm.git.done and not warm.taken and entries(repo) == []
 
 
+def test_a_file_name_that_is_not_utf8_is_listed_stamped_and_replayed(repo: Path) -> None:
+    """git lists such a name with its bytes; the warm path's key used to refuse it with a traceback."""
+    os.close(os.open(os.path.join(os.fsencode(repo), b"caf\xe9.sh"), os.O_CREAT | os.O_WRONLY))
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    cold, warm = check(repo), check(repo)
+    assert b"Traceback" not in cold.stderr and cold.code in (0, 1) and not cold.hit
+    assert warm.hit and warm.output == cold.output
+
+
 def test_the_entry_point_is_the_warm_path() -> None:
     import tomllib
 
