@@ -113,15 +113,27 @@ def test_a_fix_run_by_root_keeps_the_owner_of_a_users_file(
     assert (root / "a.yaml").read_bytes() == NEW["a.yaml"]
 
 
-def _failing_for(target: str, real, fault: OSError):  # noqa: ANN001, ANN202 - wraps os functions of any shape
-    """`real`, except that it raises `fault` when it acts on a file whose path contains `target`."""
+def _failing_for(target: str, real, fault: OSError, opened: dict[int, str]):  # noqa: ANN001, ANN202 - wraps os functions of any shape
+    """`real`, except that it raises `fault` when it acts on a file whose path contains `target`
+    (a descriptor is known by the path `opened` recorded for it)."""
 
     def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         paths = [str(a) for a in args if isinstance(a, (str, os.PathLike))]
-        paths += [os.readlink(f"/proc/self/fd/{a}") for a in args if isinstance(a, int) and os.path.exists(f"/proc/self/fd/{a}")]
+        paths += [opened[a] for a in args if isinstance(a, int) and a in opened]
         if any(target in p for p in paths):
             raise fault
         return real(*args, **kwargs)
+
+    return wrapper
+
+
+def _recording(real, opened: dict[int, str]):  # noqa: ANN001, ANN202
+    """`os.open`, with the path of every descriptor it gives recorded (mkstemp opens with it)."""
+
+    def wrapper(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        descriptor = real(path, *args, **kwargs)
+        opened[descriptor] = os.fsdecode(path)
+        return descriptor
 
     return wrapper
 
@@ -130,11 +142,11 @@ def _failing_for(target: str, real, fault: OSError):  # noqa: ANN001, ANN202 - w
 def test_a_write_that_fails_leaves_that_file_old_the_others_new_and_no_temporary(
     where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    if where == "fsync" and not Path("/proc/self/fd").is_dir():
-        pytest.skip("maps descriptors to paths through /proc")
     root = make_repo(tmp_path / "repo")
     fault = OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(os, where, _failing_for("b-crlf-bom.yaml", getattr(os, where), fault))
+    opened: dict[int, str] = {}
+    monkeypatch.setattr(os, "open", _recording(os.open, opened))
+    monkeypatch.setattr(os, where, _failing_for("b-crlf-bom.yaml", getattr(os, where), fault, opened))
     code, output = fix(root, monkeypatch, capsys)
     assert code == 1
     assert "b-crlf-bom.yaml: not written: No space left on device" in output
