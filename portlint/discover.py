@@ -91,6 +91,16 @@ class Prefilter:
                 return found
         return True if any(data.find(name) != -1 for name in self.names) else None
 
+    def hits(self, data: bytes) -> list[int]:
+        """Every offset where a token or a name occurs (unordered): where `search` could stop."""
+        found = [match.start() for token in self.tokens for match in token.finditer(data)]
+        for name in self.names:
+            at = data.find(name)
+            while at != -1:
+                found.append(at)
+                at = data.find(name, at + 1)
+        return found
+
 
 def prefilter(extra_names: Iterable[str] = ()) -> Prefilter:
     return _prefilter(tuple(sorted(set(extra_names))))

@@ -136,8 +136,12 @@ class Warm:
             if self.listing is not None:
                 self.paths = [p for p in self.listing if discover.may_read(p)]
                 sizes: dict[str, int] = {}
-                self.stamps = self._stamps(lambda path, _, status: sizes.__setitem__(path, status.st_size)
-                                           if status is not None else None)
+
+                def sized(path: str, _: str, status: os.stat_result | None) -> None:
+                    if status is not None:
+                        sizes[path] = status.st_size
+
+                self.stamps = self._stamps(sized)
                 discover.stated(self.root, sizes)  # the run shares its work by them: no stat again
         return self.listing
 

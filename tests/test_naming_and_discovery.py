@@ -70,6 +70,12 @@ def test_the_prefilter_looks_for_a_dotted_selector_by_its_last_key() -> None:
     assert not pattern.search(b"cluster:\n  workers: 4\n")
 
 
+def test_the_prefilter_hits_are_every_offset_of_a_token_or_a_name() -> None:
+    data = b"gcs_slot: 1\nMASTER_PORT=2\nsupport\nx.gcs_slot = MASTER_PORT\n"
+    assert sorted(discover.prefilter(["cluster.gcs_slot"]).hits(data)) == [0, 19, 36, 54]  # gcs_slot twice, PORT of MASTER_PORT twice
+    assert discover.prefilter().hits(b"support: 1\n") == []
+
+
 @pytest.mark.parametrize(("path", "head", "kind"), [
     ("a.yml", b"", "yaml"), ("ray.sub", b"", "shell"), ("x.sbatch", b"", "shell"), ("m.py", b"", "python"),
     ("README.md", b"", "markdown"), ("launch", b"#!/usr/bin/env bash\n", "shell"), ("run", b"#!/bin/sh -e\n", "shell"),

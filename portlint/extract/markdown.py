@@ -98,15 +98,8 @@ def _may_state(source: Source, names: NameFilter) -> bool:
     from portlint.discover import prefilter
 
     data = source.data
-    pattern = prefilter(names.selector_names)
-    hits = [found.start() for token in pattern.tokens for found in token.finditer(data)]
-    for name in pattern.names:
-        at = data.find(name)
-        while at != -1:
-            hits.append(at)
-            at = data.find(name, at + 1)
     asked = set()
-    for hit in hits:
+    for hit in prefilter(names.selector_names).hits(data):
         start = data.rfind(b"\n", 0, hit) + 1
         if start in asked:
             continue
