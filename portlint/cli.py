@@ -64,6 +64,8 @@ def help_command(ctx: click.Context, command: str | None) -> int:
 
 
 def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    if not value:
+        return ()  # the rules are imported once the files are read, or while they are (Engine._meanwhile)
     from portlint.engine import known_code
     from portlint.rules import BY_CODE, HOST
 
@@ -112,9 +114,7 @@ def check(  # noqa: PLR0913
 ) -> int:
     """Check the repository (the default command)."""
     from portlint import runcache
-    from portlint.engine import Options, run
-    from portlint.report import Context
-    from portlint.rules import CATALOGUE
+    from portlint.engine import Options, fewer_collections, run
 
     _statistics_format(statistics, output_format)
     if diff and (output_format != "text" or statistics):
@@ -133,14 +133,18 @@ def check(  # noqa: PLR0913
     options = Options(
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
         write=not diff, paths=_reported(config.root, paths), cache=not no_cache,
+        ahead=("portlint.report.text", *(() if diff else (_reporter(output_format, statistics),))),
     )
     if add_noqa:
         if fix or diff:
             raise click.UsageError("--add-noqa writes comments only: it cannot be combined with --fix or --diff")
         return _add_noqa(config, options, quiet, exit_zero)
-    _fewer_collections()
+    fewer_collections()
     outcome = run(config, options)
     runcache.confirm(config.root, config.path, given, config_args, outcome.read)
+    from portlint.report import Context
+    from portlint.rules import CATALOGUE
+
     with _output(output_file) as out:
         color = output_file is None and _use_color(no_color)
         context = Context(config.root, Path.cwd(), unsafe_fixes, color=color, rules=CATALOGUE)
@@ -160,10 +164,9 @@ def check(  # noqa: PLR0913
 
 def _load(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None = None) -> Config:
     """The config for `start`: `--config` values split into a file and `KEY = VALUE` overrides."""
-    from portlint.config import find_config, load_config, split_config_args
+    from portlint.config import load_for
 
-    explicit, overrides = split_config_args(config_args)
-    return load_config(find_config(start, explicit), start, ephemeral_floor, overrides=overrides)
+    return load_for(start, config_args, ephemeral_floor)
 
 
 def _not_in_git_note(config: Config, quiet: bool) -> None:
@@ -202,15 +205,6 @@ def _add_noqa(config: Config, options: Options, quiet: bool, exit_zero: bool) ->
         click.echo(summary(outcome))
     _not_in_git_note(config, quiet)
     return EXIT_CLEAN if exit_zero or not (outcome.refused or outcome.write_errors) else EXIT_PROBLEMS
-def _fewer_collections() -> None:
-    """A check allocates millions of short-lived objects (parse trees, YAML nodes) and few cycles:
-    collecting every 700 allocations took ~20% of a run; every 100,000 keeps memory bounded."""
-    import gc
-
-    gc.freeze()  # what is loaded by now (modules, the config) is never garbage
-    gc.set_threshold(100_000, 50, 1000)
-
-
 def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
     """The given paths, relative to the root; empty when they cover the whole root."""
     relative = []
@@ -261,18 +255,19 @@ def _render(  # noqa: PLR0913
     reporter asked for is imported)."""
     import importlib
 
+    reporter = importlib.import_module(_reporter(output_format, statistics))
     if statistics:
-        from portlint.report import statistics as counts
-
-        render = counts.render_json if output_format == "json" else counts.render
+        render = reporter.render_json if output_format == "json" else reporter.render
         click.echo(render(problems, context), nl=False, file=out)
     elif output_format == "text":
-        from portlint.report import text
-
-        click.echo(text.render(problems, context, show_fixes), nl=False, color=context.color, file=out)
-    else:
-        reporter = importlib.import_module(f"portlint.report.{output_format}")  # json, sarif, github
+        click.echo(reporter.render(problems, context, show_fixes), nl=False, color=context.color, file=out)
+    else:  # json, sarif, github
         click.echo(reporter.render(problems, context), nl=False, file=out)
+
+
+def _reporter(output_format: str, statistics: bool) -> str:
+    """The module that renders the problems in this format (or their counts)."""
+    return "portlint.report.statistics" if statistics else f"portlint.report.{output_format}"
 
 
 def _statistics_format(statistics: bool, output_format: str) -> None:

@@ -15,8 +15,9 @@ import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cached_property
 from types import ModuleType
-from typing import Any, NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from msgspec import Struct, field
 
@@ -29,9 +30,11 @@ from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
 from portlint.problem import Problem
 from portlint.read import Read, read_file
-from portlint.rules import ALL, BY_CODE, CHECKS, JUDGES, describe
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_FIX_ROUNDS = 10
 FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
@@ -45,6 +48,9 @@ class Options(Struct, frozen=True):
     write: bool = True  # False for --diff: compute the fixes, write nothing
     paths: tuple[str, ...] = ()  # root-relative paths to report on; empty: everything
     cache: bool = False  # keep per-file results in .portlint_cache/ (the CLI's default; --no-cache)
+    # Modules the caller imports once the run is done (its reporters): imported by this process
+    # while the pool's workers start, as the rules are (Engine._meanwhile).
+    ahead: tuple[str, ...] = ()
 
 
 class FileState(Struct, frozen=True):
@@ -294,6 +300,8 @@ def run_rules(layout: Layout, rules: Iterable[ModuleType]) -> list[Problem]:
 
 def named(rule: ModuleType, problems: Iterable[Problem]) -> list[Problem]:
     """The problems a rule reported, each carrying the rule's name (reports read it there)."""
+    from portlint.rules import describe
+
     described = describe(rule)
     return [problem.of(described) for problem in problems]
 
@@ -324,21 +332,47 @@ class Engine:
         self.store: cache.Cache | None = None
         self.unwritten: set[str] = set()  # fixed files the writer refused
         self.digests: dict[str, str] = {}  # path -> digest of the bytes read (with the cache on)
-        self.rules = tuple(rule for rule in CHECKS if self.enabled(rule.CODE))
-        self.judges = tuple(rule for rule in JUDGES if self.enabled(rule.CODE))
-        # Rules with `beyond_selection(layout)`: problems reported whatever --select and the
-        # paths say (PL003's idle --select items); only --ignore drops them.
-        self.beyond = tuple(
-            rule for rule in ALL if hasattr(rule, "beyond_selection") and not _matches_any(rule.CODE, options.ignore)
-        )
-        self.needs = needs_of((*self.rules, *self.judges, *self.beyond))
-        if options.paths:
-            self.needs |= {"frozen"}  # a stale copy is reported with the source asked for
+        self.files: dict[str, FileState] | None = None  # the per-file stage's results, once computed (scanned)
+
+    # The rules are imported when first asked for: after the per-file stage, or while the pool's
+    # workers start on it (_meanwhile), never before it (~12 ms of every cold check).
+    @cached_property
+    def rules(self) -> tuple[ModuleType, ...]:
+        from portlint.rules import CHECKS
+
+        return tuple(rule for rule in CHECKS if self.enabled(rule.CODE))
+
+    @cached_property
+    def judges(self) -> tuple[ModuleType, ...]:
+        from portlint.rules import JUDGES
+
+        return tuple(rule for rule in JUDGES if self.enabled(rule.CODE))
+
+    @cached_property
+    def beyond(self) -> tuple[ModuleType, ...]:
+        """Rules with `beyond_selection(layout)`: problems reported whatever --select and the
+        paths say (PL003's idle --select items); only --ignore drops them."""
+        from portlint.rules import ALL
+
+        return tuple(rule for rule in ALL if hasattr(rule, "beyond_selection") and not _matches_any(rule.CODE, self.options.ignore))
+
+    @cached_property
+    def needs(self) -> frozenset[str]:
+        needs = needs_of((*self.rules, *self.judges, *self.beyond))
+        if self.options.paths:
+            needs |= {"frozen"}  # a stale copy is reported with the source asked for
+        return needs
+
+    def _meanwhile(self) -> None:
+        """What this process does while the pool's workers start on the per-file stage, which
+        they then do more of: the imports of the stages after it, which would wait for it."""
+        importlib.import_module("portlint.rules")
+        for module in self.options.ahead:
+            importlib.import_module(module)
 
     # -- the run ---------------------------------------------------------------
     def run(self) -> Outcome:
-        self.store = self._open_cache()
-        files = dict(self.scan())
+        files = self.scanned()
         outcome = self.fix(files) if self.options.fix else Outcome(self.check(files), self.notes)
         if self.store is not None:
             for path in outcome.changed if self.options.write else ():
@@ -349,6 +383,14 @@ class Engine:
                 self.notes.append(note)
             outcome.read = dict(self.digests)
         return outcome
+
+    def scanned(self) -> dict[str, FileState]:
+        """The per-file stage's results (the cache opened for it), computed once: by `run`, or
+        before the CLI asks for the run (scan_ahead)."""
+        if self.files is None:
+            self.store = self._open_cache()
+            self.files = dict(self.scan())
+        return self.files
 
     def _open_cache(self) -> cache.Cache | None:
         if not self.options.cache:
@@ -446,7 +488,7 @@ class Engine:
                 done = [visits[i]._replace(result=_extracted(self._job(listed[i], visits[i]), self.names)) for i in indices]
             return [self._encoded(visit) for visit in done]
 
-        for (_, indices), done in zip(tasks, pool.run(len(tasks), do, workers)):
+        for (_, indices), done in zip(tasks, pool.run(len(tasks), do, workers, self._meanwhile)):
             for index, visit in zip(indices, done):
                 visits[index] = visit
 
@@ -593,6 +635,7 @@ class Engine:
         """What the config's entries matched (PL003); once per run, fixes change no file names."""
         if self._usage is None:
             from portlint.config.usage import usage
+            from portlint.rules import BY_CODE
 
             self._usage = usage(self.config, self.listed, self.pairs, self.options.select, self.config_display(), BY_CODE)
         return self._usage
@@ -620,6 +663,8 @@ class Engine:
             return str(path)
 
     def enabled(self, code: str) -> bool:
+        from portlint.rules import BY_CODE
+
         rule = BY_CODE.get(code)
         if rule is None:
             return True  # an unknown code in a suppression: PL002 reports it
@@ -716,7 +761,42 @@ class Engine:
 
 
 def run(config: Config, options: Options) -> Outcome:
+    """A check: the one scan_ahead started where it ran with this config and the cache as asked."""
+    ahead = _AHEAD.pop() if _AHEAD else None
+    if ahead is not None and ahead.config == config and ahead.options.cache == options.cache:
+        ahead.options = options  # the rules and what they need are still to be worked out: by these
+        return ahead.run()
     return Engine(config, options).run()
+
+
+_AHEAD: list[Engine] = []  # the engine whose per-file stage scan_ahead ran, until `run` takes it
+
+
+def scan_ahead(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None, imports: tuple[str, ...]) -> None:
+    """The per-file stage of the check about to be asked for, run before the CLI that asks is
+    imported: this process imports it (`imports`) while the pool's workers start on the files,
+    not before it forks them (~25 ms of a cold check, click's import most of it). `run` takes
+    the results when the CLI's config is this one and the cache is on; otherwise (an error here,
+    another config, a command that runs no check) they are dropped and the CLI's own run does
+    it all, as it always did: its errors are the CLI's to report, in its words."""
+    from portlint.config import load_for
+
+    try:
+        engine = Engine(load_for(start, config_args, ephemeral_floor), Options(cache=True, ahead=imports))
+        fewer_collections()
+        engine.scanned()
+    except Exception:  # noqa: BLE001 - the CLI's run meets it again and reports it
+        return
+    _AHEAD[:] = [engine]
+
+
+def fewer_collections() -> None:
+    """A check allocates millions of short-lived objects (parse trees, YAML nodes) and few cycles:
+    collecting every 700 allocations took ~20% of a run; every 100,000 keeps memory bounded."""
+    import gc
+
+    gc.freeze()  # what is loaded by now (modules, the config) is never garbage
+    gc.set_threshold(100_000, 50, 1000)
 
 
 def _mentions(data: bytes, name: str) -> bool:
@@ -784,4 +864,6 @@ def _apply_suppressions(
 
 
 def known_code(code: str) -> bool:
+    from portlint.rules import BY_CODE
+
     return code == "ALL" or any(known.startswith(code) for known in BY_CODE)

@@ -24,15 +24,24 @@ _LENGTH = struct.Struct("<I")  # a frame's length, before the frame: (task numbe
 _PIPE_BYTES = 1 << 20  # results a worker may send before this process reads them (Linux: F_SETPIPE_SZ)
 
 
-def run(count: int, do: Callable[[int], Any], workers: int) -> list[Any]:
+def run(count: int, do: Callable[[int], Any], workers: int, meanwhile: Callable[[], object] = lambda: None) -> list[Any]:
     """`do(number)` of every task number below `count` (at most TASKS), in order, by this
-    process and up to `workers - 1` forked from it."""
+    process and up to `workers - 1` forked from it; `meanwhile()` by this process once the
+    workers are forked, before it takes a task (work of its own the workers need not wait for:
+    they take the tasks it would have). Where no worker can be forked it runs first."""
     if count > TASKS:
         raise ValueError(f"{count} tasks: a pool numbers at most {TASKS}")
     done: dict[int, Any] = {}
+    ran: list[object] = []  # meanwhile's result, once it has run
+
+    def once() -> None:
+        if not ran:
+            ran.append(meanwhile())
+
     if workers > 1 and count > 1 and hasattr(os, "fork"):
         with contextlib.suppress(OSError):  # no pipes here: this process does every task
-            done = _shared(count, do, workers)
+            done = _shared(count, do, workers, once)
+    once()
     return [done[number] if number in done else do(number) for number in range(count)]
 
 
@@ -74,7 +83,7 @@ class _Worker:
             del self.pending[:at]
 
 
-def _shared(count: int, do: Callable[[int], Any], workers: int) -> dict[int, Any]:
+def _shared(count: int, do: Callable[[int], Any], workers: int, meanwhile: Callable[[], object]) -> dict[int, Any]:
     import pickle  # noqa: F401 - once here, before the fork: every process sends or reads results
 
     queue, filling = os.pipe()
@@ -99,6 +108,7 @@ def _shared(count: int, do: Callable[[int], Any], workers: int) -> dict[int, Any
             os.close(sending)
             os.set_blocking(results, False)
             children.append(_Worker(pid, results))
+        meanwhile()
         received: dict[int, Any] = {}  # the workers' results, read between this process's tasks
         done = _take(do, queue, lambda: [child.read(received) for child in children])
         while children:

@@ -73,6 +73,7 @@ class Parsed:
         self.paths: list[str] = []
         self.config_args: list[str] = []
         self.output_file: str | None = None
+        self.ephemeral_floor: str | None = None
 
 
 def parse(args: list[str]) -> Parsed | None:
@@ -99,6 +100,8 @@ def parse(args: list[str]) -> Parsed | None:
                 parsed.config_args.append(value)
             elif name == "--output-file":
                 parsed.output_file = value
+            elif name == "--ephemeral-floor":
+                parsed.ephemeral_floor = value
         else:
             parsed.paths.append(word)
     return parsed

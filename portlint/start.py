@@ -1,10 +1,14 @@
 """The `portlint` command: a check whose inputs are unchanged replays its last output
-(portlint/runcache.py) before click or the engine is imported; the rest is the CLI's."""
+(portlint/runcache.py) before click or the engine is imported; one that is not runs its
+per-file stage before click is imported (engine.scan_ahead); the rest is the CLI's."""
 from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from portlint import runcache
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -12,15 +16,29 @@ def main(argv: list[str] | None = None) -> int:
     from portlint import runcache
 
     warm = runcache.prepare(args)
-    if warm is not None:
-        code = warm.replay()
-        if code is not None:
-            return code
+    if warm is None:
+        from portlint.cli import main as cli_main
+
+        return cli_main(args)
+    code = warm.replay()
+    if code is not None:
+        return code
+    return warm.record(lambda: _check(args, warm))
+
+
+def _check(args: list[str], warm: runcache.Warm) -> int:
+    """A plain check that was not replayed: its per-file stage runs before the CLI is imported,
+    which this process imports while the pool's workers start on the files (engine.scan_ahead),
+    then the CLI runs it as usual and takes those results."""
+    from portlint.engine import scan_ahead
+
+    scan_ahead(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor, _LATER)
     from portlint.cli import main as cli_main
 
-    if warm is None:
-        return cli_main(args)
-    return warm.record(lambda: cli_main(args))
+    return cli_main(args)
+
+
+_LATER = ("portlint.cli", "portlint.report", "portlint.report.text")  # what the CLI imports to report a check
 
 
 def run() -> NoReturn:

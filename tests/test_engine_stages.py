@@ -166,6 +166,120 @@ def test_when_no_worker_can_be_forked_this_process_does_every_task(demo: Path, m
     assert engine.extract_many(jobs, run.names) == serial
 
 
+@pytest.mark.parametrize("how", ["pool", "no fork", "one process"])
+def test_this_process_does_its_own_work_once_while_the_workers_start(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """`meanwhile` runs once, in this process, before it takes a task: after the fork where
+    there is a pool, first anyway where there is none."""
+    done: list[object] = []  # this process's: a worker's appends stay in the worker
+    if how == "no fork":
+        def no_fork() -> int:
+            raise OSError("Resource temporarily unavailable")
+
+        monkeypatch.setattr(os, "fork", no_fork)
+    results = pool.run(12, lambda number: done.append(number) or number * 2, 1 if how == "one process" else 2,
+                       lambda: done.append(("meanwhile", os.getpid())))
+    assert results == [number * 2 for number in range(12)]
+    assert done[0] == ("meanwhile", os.getpid()) and done.count(done[0]) == 1
+    assert len(done) > 1 and all(isinstance(number, int) for number in done[1:])
+
+
+def test_a_cold_check_forks_its_pool_before_the_cli_and_the_rules_are_imported(demo: Path) -> None:
+    """A cold check runs its per-file stage before click is imported, and imports the CLI, the
+    rules and its reporter while its workers start on the files, not before the fork; its
+    output is the same."""
+    probe = """import os, sys
+at_fork = []
+fork = os.fork
+def recording():
+    at_fork.append(sorted(name for name in ("click", "portlint.cli", "portlint.rules", "portlint.report.json")
+                          if name in sys.modules))
+    return fork()
+os.fork = recording
+from portlint.start import main
+code = main(["check", "--exit-zero", "--output-format", "json", "."])
+print(at_fork, file=sys.stderr)
+sys.exit(code)
+"""
+    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)  # the warm path's run: as a user's
+    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    env = {**{name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}, "PORTLINT_WORKERS": "2"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=demo, env=env, capture_output=True, text=True, check=True)
+    assert done.stderr.strip() == "[[]]"  # one fork, and neither imported yet
+    shutil.rmtree(demo / ".portlint_cache")
+    alone = subprocess.run([sys.executable, "-m", "portlint", "check", "--exit-zero", "--output-format", "json", "."],
+                           cwd=demo, env={**env, "PORTLINT_WORKERS": "1"}, capture_output=True, text=True, check=True)
+    assert done.stdout == alone.stdout and '"PL' in alone.stdout
+
+
+def _listings(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The roots the engine lists, in order."""
+    from portlint import discover
+
+    listed: list[Path] = []
+    candidates = discover.candidates
+    monkeypatch.setattr(discover, "candidates", lambda root, *rest: listed.append(root) or candidates(root, *rest))
+    return listed
+
+
+def test_a_check_scanned_ahead_is_run_on_those_results_when_the_cli_asks_for_it(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scan_ahead runs the per-file stage; `run` with the same config and the cache on takes it
+    (the files are not listed again) and gives what a run from scratch gives."""
+    from portlint.config import load_for
+
+    listed = _listings(monkeypatch)
+    config = load_for(demo, ())
+    fresh = engine.Engine(config, Options(cache=True, select=("PL301",))).run()
+    shutil.rmtree(demo / ".portlint_cache")
+    engine.scan_ahead(demo, (), None, ("portlint.report.text",))
+    assert len(listed) == 2 and engine._AHEAD
+    ahead = engine.run(config, Options(cache=True, select=("PL301",)))
+    assert len(listed) == 2 and not engine._AHEAD  # taken: no listing, no reading again
+    assert ahead.problems == fresh.problems and {p.code for p in ahead.problems} == {"PL301"}
+    assert ahead.read == fresh.read and ahead.notes == fresh.notes
+
+
+@pytest.mark.parametrize("asked", ["another config", "no cache"])
+def test_a_check_scanned_ahead_for_something_else_is_dropped(demo: Path, monkeypatch: pytest.MonkeyPatch, asked: str) -> None:
+    """The CLI asks for another config (an override), or for no cache: its run does it all again."""
+    from portlint.config import load_for
+
+    listed = _listings(monkeypatch)
+    engine.scan_ahead(demo, (), None, ())
+    config = load_for(demo, ("ephemeral_floor = 40000",) if asked == "another config" else ())
+    outcome = engine.run(config, Options(cache=asked != "no cache"))
+    assert len(listed) == 2 and not engine._AHEAD
+    assert outcome.problems == engine.Engine(config, Options()).run().problems
+
+
+def test_a_check_that_cannot_be_scanned_ahead_leaves_its_error_to_the_cli(demo: Path) -> None:
+    """A config that does not load: scan_ahead keeps nothing and says nothing."""
+    (demo / ".portlint.yaml").write_text("bands: [\n")
+    engine.scan_ahead(demo, (), None, ())
+    assert not engine._AHEAD
+
+
+def test_a_usage_error_after_a_check_scanned_ahead_is_the_clis(demo: Path) -> None:
+    """`check --output-format bogus` is a plain check to the warm path, which scans ahead; click
+    then refuses the format as it does without it: one line, exit 2, nothing on stdout."""
+    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+    command = [sys.executable, "-m", "portlint", "check", "--output-format", "bogus", "."]
+    ahead = subprocess.run(command, cwd=demo, env=env, capture_output=True, text=True)
+    plain = subprocess.run(command, cwd=demo, env={**env, "PORTLINT_NO_CACHE": "1"}, capture_output=True, text=True)
+    assert (ahead.returncode, ahead.stdout, ahead.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert ahead.returncode == 2 and ahead.stderr.startswith("portlint: error: ") and ahead.stderr.count("\n") == 1
+
+
+@pytest.fixture(autouse=True)
+def _nothing_ahead() -> Iterator[None]:
+    """No test leaves a check scanned ahead to another."""
+    yield
+    engine._AHEAD.clear()
+
+
 def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
     """Largest first: a big file is a task of its own, the small ones go together, in order."""
     assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5, 1, 2, 4]]

@@ -325,13 +325,13 @@ class _FlipFlop:
 def test_fixes_that_do_not_converge_leave_the_file_as_it_was_and_count_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import portlint.engine
+    import portlint.rules
 
     root = tmp_path / "repo"
     root.mkdir()
     (root / ".portlint.yaml").write_bytes(LAYOUT)  # PL301's code: enabled under a layout
     (root / "a.yaml").write_bytes(b"master_port: 1500\n")
-    monkeypatch.setattr(portlint.engine, "CHECKS", (_FlipFlop,))
+    monkeypatch.setattr(portlint.rules, "CHECKS", (_FlipFlop,))  # the rules the engine runs
     code, output = fix(root, monkeypatch, capsys)
     assert (root / "a.yaml").read_bytes() == b"master_port: 1500\n"
     assert "a.yaml: fixes did not converge" in output

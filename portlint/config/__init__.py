@@ -15,10 +15,10 @@ usage.py is separate: what the config's entries matched in the repository
 from __future__ import annotations
 
 from portlint.config.build import DEFAULT_INCLUDE, STOCK_FLOOR, Config
-from portlint.config.load import load_config
+from portlint.config.load import load_config, load_for
 from portlint.locate import CONFIG_NAMES, ConfigError, find_config, split_config_args
 
 __all__ = [
-    "CONFIG_NAMES", "DEFAULT_INCLUDE", "STOCK_FLOOR", "Config", "ConfigError", "find_config", "load_config",
+    "CONFIG_NAMES", "DEFAULT_INCLUDE", "STOCK_FLOOR", "Config", "ConfigError", "find_config", "load_config", "load_for",
     "split_config_args",
 ]

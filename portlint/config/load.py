@@ -14,6 +14,15 @@ from portlint.config.read import Document, read
 from portlint.locate import absolute, root_of, shown
 
 
+def load_for(start: Path, config_args: tuple[str, ...], floor_override: str | None = None) -> Config:
+    """The config a check from `start` runs with: `--config` values split into a file (else the
+    one found from `start`) and `KEY = VALUE` overrides, and `--ephemeral-floor`."""
+    from portlint.locate import find_config, split_config_args
+
+    explicit, overrides = split_config_args(config_args)
+    return load_config(find_config(start, explicit), start, floor_override, overrides=overrides)
+
+
 def load_config(
     path: Path | None,
     start: Path,
