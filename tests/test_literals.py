@@ -65,3 +65,31 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
     assert len(files) > 500
     assert asked and asked <= set(NEEDLES), asked - set(NEEDLES)
     assert asked == set(NEEDLES), set(NEEDLES) - asked  # and every listed one is asked about
+
+
+def test_a_byte_test_keeps_its_answer_for_the_bytes_last_asked_about() -> None:
+    """`of_last`: asked again of the same bytes object, the test is not run; of another object
+    (equal bytes or not), it is; the answers are the test's."""
+    asked: list[bytes] = []
+
+    @literals.of_last
+    def binds(data: bytes) -> bool:
+        asked.append(data)
+        return b".bind(" in data
+
+    first, second = b"s.bind(('', 0))\n", b"print(1)\n"
+    twin = bytes(bytearray(first))  # equal, another object
+    assert [binds(first), binds(first), binds(second), binds(first), binds(twin)] == [True, True, False, True, True]
+    assert asked == [first, second, first, twin] and asked[3] is twin and twin is not first
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(PIECES, max_size=12).map(b"".join), min_size=1, max_size=4))
+def test_the_code_analyses_byte_tests_answer_as_asked_afresh(files: list[bytes]) -> None:
+    """uses_sockets and rendezvous.worth_reading keep their last answer: asked of files in turn,
+    twice each, they answer as their undecorated tests do."""
+    from portlint.analysis import rendezvous, sockets
+
+    for data in files * 2:
+        assert sockets.uses_sockets(data) == sockets.uses_sockets.__wrapped__(data)
+        assert rendezvous.worth_reading(data) == rendezvous.worth_reading.__wrapped__(data)

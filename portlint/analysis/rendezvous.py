@@ -29,7 +29,7 @@ from msgspec import Struct
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, holds_hot, lines_holding, searchable
-from portlint.literals import holds
+from portlint.literals import holds, of_last
 from portlint.source import line_starts
 
 CODE = "PL604"
@@ -76,6 +76,7 @@ class Start(Struct, frozen=True):
     variables: tuple[str, ...] = ()  # with no port yet: the environment variables that would fix it
 
 
+@of_last
 def worth_reading(data: bytes) -> bool:
     return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \
         any(holds(data, literal) and pattern.search(data) for literal, pattern in _PORTS)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from portlint.literals import holds
+from portlint.literals import holds, of_last
 from portlint.model import Layout
 from portlint.problem import Problem
 
@@ -51,6 +51,7 @@ class Finding(Struct, frozen=True):
     message: str
 
 
+@of_last
 def uses_sockets(data: bytes) -> bool:
     """Python that may probe ports: socket code that binds (the bytes test before any parse)."""
     return holds(data, b"socket") and _BINDS.search(data) is not None
