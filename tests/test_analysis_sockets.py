@@ -598,3 +598,116 @@ def test_with_its_bytes_a_module_walks_for_names_only_the_functions_that_spell_a
         assert module.ModuleIndex(tree)._hot() == module.ModuleIndex(tree, None, data)._hot(), path
         compared += 1
     assert compared > 40
+
+
+SPARSE = """\
+import socket
+from contextlib import closing
+
+LIMIT = 3
+
+def free_port():
+    with closing(socket.socket()) as s:
+        s.bind(("", 0))
+        return s.getsockname()[1]
+
+def launch():
+    port = free_port()
+    return serve(port)
+
+def serve(port):
+    return ["python", "-m", "http.server", str(port)]
+
+def done(sock):
+    sock.close()
+
+def unrelated(rows):
+    return [row for row in rows if row]
+
+def also_unrelated():
+    return LIMIT * 2
+
+class Holder:
+    def open(self):
+        self.sock = socket.socket()
+        self.sock.bind(("", 0))
+
+    def port(self):
+        p = self.sock.getsockname()[1]
+        done(self.sock)
+        return p
+
+    def describe(self):
+        return "a holder"
+
+class Other:
+    def size(self):
+        return 10
+
+if __name__ == "__main__":
+    print(launch())
+"""
+
+
+def test_the_socket_analysis_keeps_what_it_walks_and_what_that_calls() -> None:
+    """sockets.kept: the functions whose lines bind, spell one of theirs or an attribute they keep
+    on self (whole classes of those methods), the functions those call, and the module's own
+    code; not the functions nothing reaches."""
+    from portlint.analysis.sockets import kept
+    from portlint.extract import python_outline
+
+    data = SPARSE.encode()
+    lines = python_outline.outline(data)
+    assert lines is not None
+    definitions = python_outline.definitions(data, lines)
+    found = kept(data, lines, definitions)
+    assert found is not None
+    whole, module_lines = found
+    named = {first: name for name, first, _ in definitions}
+    heads = {data[at:data.index(b"\n", at)].decode().strip() for at in whole}
+    assert {named[at] for at in whole if at in named} == {"free_port", "launch", "serve", "done", "open", "port"}
+    assert "class Holder:" in heads and "class Other:" not in heads  # the class of a hot method, whole (describe too)
+    assert [data.splitlines()[line - 1] for line in module_lines] == [
+        b"import socket", b"from contextlib import closing", b"LIMIT = 3", b'if __name__ == "__main__":',
+    ]
+    renamed = data.replace(b"def unrelated", "def ünrelated".encode())
+    assert kept(renamed, python_outline.outline(renamed), python_outline.definitions(renamed, python_outline.outline(renamed))) is None
+
+
+def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkeypatch) -> None:  # noqa: ANN001
+    """A file the socket analysis reads is parsed without the functions nothing reaches; what it
+    extracts (sites, commands, findings, exports) is what the whole module gives, for the shape
+    written for it and every module of these tests and the fixtures that binds."""
+    import ast
+    from pathlib import Path
+
+    from portlint.engine import extract_file
+    from portlint.extract import python, python_outline
+    from portlint.naming import NameFilter
+
+    parsed: list[bytes] = []
+    real = python.ast.parse
+    monkeypatch.setattr(python.ast, "parse", lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
+    sparse = extract_file("m.py", "python", SPARSE.encode(), NameFilter())
+    assert b"def free_port" in parsed[-1] and b"def unrelated" not in parsed[-1] and b"class Other" not in parsed[-1]
+    assert sparse.extraction.sockets is not None and sparse.extraction.sockets.findings  # the probe, found
+
+    root = Path(__file__).resolve().parent.parent
+    texts = [SPARSE.encode(), *(path.read_bytes() for path in sorted(root.glob("fixtures/**/*.py")))]
+    for path in sorted(root.glob("tests/test_*.py")):
+        texts += [node.value.encode() for node in ast.walk(ast.parse(path.read_bytes()))
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and "bind" in node.value]
+    outline = python_outline.outline
+    compared = 0
+    for data in texts:
+        from portlint.analysis import sockets
+
+        if not sockets.uses_sockets(data):
+            continue
+        for names in (NameFilter(), NameFilter(["MASTER_PORT", "server.port"])):
+            monkeypatch.setattr(python_outline, "outline", outline)
+            kept = extract_file("m.py", "python", data, names)
+            monkeypatch.setattr(python_outline, "outline", lambda data: None)  # the whole module, always
+            assert kept == extract_file("m.py", "python", data, names), data[:200]
+        compared += 1
+    assert compared > 30

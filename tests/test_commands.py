@@ -357,6 +357,6 @@ def test_the_commands_of_a_sparse_tree_are_those_of_the_whole_module(name: str) 
     whole = reader.commands(source, ast.parse(data), lambda line, column: python._offset(source, line, column), hot)
     assert whole  # each shape has commands to read
     assert python_commands(data) == whole
-    parsed = python._parse(source, [], [], hot, whole=False)
+    parsed = python._parse(source, [], [], hot, socket_code=False, starts=False)
     assert isinstance(parsed, tuple)
     assert ast.dump(parsed[0], include_attributes=True) != ast.dump(ast.parse(data), include_attributes=True)

@@ -20,9 +20,10 @@ came from, else (a socket kept on `self` by another method) at the release.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -34,6 +35,7 @@ from portlint.problem import Problem
 if TYPE_CHECKING:
     from portlint.analysis.flow import Violation
     from portlint.analysis.tree import Located
+    from portlint.extract.python_outline import Outline
 
 # A file worth the analysis binds: `.bind(`, or a server constructor ...
 _BINDS = re.compile(rb"\.bind\s*\(|create_server|start_server|make_server|Server\s*\(")
@@ -99,6 +101,73 @@ def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None 
     except RecursionError:  # absurdly nested expressions
         return Facts()
     return Facts(_report(data, violations) if violations else (), exports)
+
+
+# What a call `module._binds` may take for a bind spells (its name's end): a function none of
+# whose lines holds one binds nothing itself.
+_BIND_WORDS = (b"bind", b"Server", b"_server")
+_IDENTIFIER = re.compile(r"\w+")  # what a function's lines spell: its names, read as Python reads them (NFKC)
+_SELF_ATTRIBUTE = re.compile(r"\bself\s*\.\s*(\w+)")
+
+
+def _spelled(data: bytes, first: int, end: int, pattern: re.Pattern[str]) -> set[str]:
+    """The words `pattern` finds (its group, else the match) in data[first:end], as identifiers."""
+    text = data[first:end].decode("utf-8", "replace")
+    if not text.isascii():
+        import unicodedata
+
+        text = unicodedata.normalize("NFKC", text)
+    return set(pattern.findall(text))
+
+
+def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]]) -> tuple[list[int], list[int]] | None:
+    """What a sparse tree must keep for `analyse` to find what it finds in the whole module: the
+    statements to keep whole (functions and classes, by where they start) and the lines of the
+    module's own code (every top-level statement but definitions); None where a function's name
+    cannot be read (the whole module then). `definitions`: python_outline.definitions.
+
+    `analyse` walks only the functions where a bound socket can appear (ModuleIndex._hot): a bind
+    or a server in their lines, the name of such a function, or an attribute a method of theirs
+    keeps on `self`; and it asks for the summary of every function those call, and theirs. So a
+    function is kept when its lines spell a bind word, the name of a function kept so or an
+    attribute written `self.NAME` in one, to a fixpoint, and so is the whole class of such a
+    method (its other methods read what it keeps on `self`); then every function named as an
+    identifier of a function kept, to a fixpoint (one kept name keeps every function so named).
+    The rest is never walked: in a long test module with one probe, most of it (AReaL's 92 KiB
+    tests/test_local_scheduler.py keeps 39%)."""
+    from portlint.analysis.tree import holds_hot, lines_holding, searchable
+    from portlint.extract import python_outline
+    from portlint.source import line_starts
+
+    by_name: dict[str, list[int]] = {}
+    for index, (name, _, _) in enumerate(definitions):
+        by_name.setdefault(name, []).append(index)
+    if "" in by_name:
+        return None
+    text, starts = searchable(data)  # numbered as the file's lines (python_outline declines a lone CR)
+    offsets = line_starts(data)
+    spans = [(bisect.bisect_right(offsets, first), bisect.bisect_right(offsets, max(end - 1, first)))
+             for _, first, end in definitions]
+    hot_lines = sorted(lines_holding(text, starts, _BIND_WORDS, whole=False))
+    hot: set[int] = set()
+    searched: set[str] = set()
+    while new := [i for i, (first, last) in enumerate(spans) if i not in hot and holds_hot(hot_lines, first, last)]:
+        hot.update(new)
+        words = {definitions[i][0] for i in new}
+        words.update(word for i in new for word in _spelled(data, definitions[i][1], definitions[i][2], _SELF_ATTRIBUTE))
+        words -= searched
+        searched |= words
+        hot_lines = sorted({*hot_lines, *lines_holding(text, starts, (word.encode() for word in words))})
+    found, reached = set(hot), list(hot)
+    while reached:  # the functions they call, and those these call
+        _, first, end = definitions[reached.pop()]
+        for word in _spelled(data, first, end, _IDENTIFIER):
+            for index in by_name.get(word, ()):
+                if index not in found:
+                    found.add(index)
+                    reached.append(index)
+    whole = {definitions[i][1] for i in found} | python_outline.enclosing_classes(data, lines, (definitions[i][1] for i in hot))
+    return sorted(whole), [bisect.bisect_right(offsets, start) for start in python_outline.module_code(data, lines)]
 
 
 def _parse(data: bytes) -> ast.Module | None:

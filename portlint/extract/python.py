@@ -55,9 +55,9 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     hot, hot_starts = _hot_lines(source, names)
     # A line with a command word is where the command reader starts: without one it reads nothing.
     command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
+    parsed = _parse(source, hot, hot_starts, command_hot, sockets.uses_sockets(source.data),
+                    rendezvous.worth_reading(source.data))
     analysed = analysis.worth_reading(source.data)
-    whole = analysed and sockets.uses_sockets(source.data)
-    parsed = _parse(source, hot, hot_starts, command_hot, whole=whole, rendezvous_only=analysed and not whole)
     if isinstance(parsed, Extraction):
         return parsed
     tree, only_hot = parsed
@@ -73,42 +73,42 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     )
 
 
-def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, whole: bool,
-           rendezvous_only: bool = False) -> tuple[ast.Module, bool] | Extraction:
+def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, socket_code: bool,
+           starts: bool) -> tuple[ast.Module, bool] | Extraction:
     """The module's tree and whether it holds only hot statements, or the parse error.
 
     Where only the site finder reads the tree, only its hot statements are parsed
     (python_outline): every statement with a body in the tree is one it would visit.
     Where the command reader reads it too, so are the statements that spell a name a
     command's placeholder may read and the functions named like a command
-    (python_commands.kept). So does the rendezvous analysis (`rendezvous_only`), which also
-    keeps every function it may reach (rendezvous.kept). The socket analysis (`whole`) reads
-    whole modules.
+    (python_commands.kept). So does each code analysis that reads the file: the socket
+    analysis (`socket_code`) keeps the functions where a bound socket can appear, those they
+    call, their classes and the module's own code (sockets.kept); the rendezvous analysis
+    (`starts`) every function it may reach (rendezvous.kept).
     """
     data = source.data
-    if not whole:
-        sparse = None
-        if not rendezvous_only and command_hot is None:
-            sparse = python_outline.sparse_at(data, hot_starts)
-        elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
-            definitions = python_outline.definitions(data, lines)
-            kept = rendezvous.kept(data, definitions) if rendezvous_only else ([], [])
-            if kept is not None:
-                functions, kept_lines = kept
-                hot_lines = [*hot, *(command_hot or ())]
-                if command_hot is not None:
-                    constants, commanding = python_commands.kept(data, source.line_starts, lines, command_hot, definitions)
-                    hot_lines += constants
-                    functions = [*functions, *commanding]
-                sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
-                                               whole=functions, whole_lines=kept_lines)
-        if sparse is not None:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    return ast.parse(sparse, filename=source.path), command_hot is None
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                pass  # the whole file says what is wrong, or that nothing was
+    sparse = None
+    if not (socket_code or starts) and command_hot is None:
+        sparse = python_outline.sparse_at(data, hot_starts)
+    elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
+        definitions = python_outline.definitions(data, lines)
+        kept = _kept(data, lines, definitions, socket_code, starts)
+        if kept is not None:
+            functions, kept_lines = kept
+            hot_lines = [*hot, *(command_hot or ())]
+            if command_hot is not None:
+                constants, commanding = python_commands.kept(data, source.line_starts, lines, command_hot, definitions)
+                hot_lines += constants
+                functions = [*functions, *commanding]
+            sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
+                                           whole=functions, whole_lines=kept_lines)
+    if sparse is not None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return ast.parse(sparse, filename=source.path), command_hot is None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass  # the whole file says what is wrong, or that nothing was
     try:
         with warnings.catch_warnings():  # `"\d"`, `1if x`: the file's business, not portlint's output
             warnings.simplefilter("ignore")
@@ -120,6 +120,18 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
         return Extraction(error=f"invalid Python: {error}")
+
+
+def _kept(data: bytes, lines: python_outline.Outline, definitions: list[tuple[str, int, int]], socket_code: bool,
+          starts: bool) -> tuple[list[int], list[int]] | None:
+    """What the code analyses reading the module read of it, kept whole in a sparse tree: the
+    statements (where they start) and the lines of the module's own code; None: all of it."""
+    parts = [rendezvous.kept(data, definitions)] if starts else []
+    if socket_code:
+        parts.append(sockets.kept(data, lines, definitions))
+    if any(part is None for part in parts):
+        return None
+    return [at for part in parts if part for at in part[0]], sorted({line for part in parts if part for line in part[1]})
 
 
 class _SiteFinder(Visitor):

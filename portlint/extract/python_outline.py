@@ -32,7 +32,7 @@ from __future__ import annotations
 import bisect
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 # Everything a statement boundary cannot hide in, taken whole: a run of other bytes, a comment,
@@ -274,6 +274,37 @@ def definitions(data: bytes, lines: Outline) -> list[tuple[str, int, int]]:
         name = match.group(1).decode() if match is not None else ""
         found.append((name, starts[first] - indents[first], ends[last - 1]))
     return found
+
+
+def enclosing_classes(data: bytes, lines: Outline, offsets: Iterable[int]) -> set[int]:
+    """Where the class statements around the statements starting at `offsets` start (the start
+    of their first line, a decorator's where they have one), however deep."""
+    starts, indents = lines.starts, lines.indents
+    heads = [start - indent for start, indent in zip(starts, indents)]
+    found = set()
+    for offset in offsets:
+        i = bisect.bisect_left(heads, offset)
+        indent = indents[i] if i < len(heads) else 0
+        while indent > 0 and i > 0:
+            i -= 1
+            while i > 0 and indents[i] >= indent:
+                i -= 1  # up to the header whose body the statement is in
+            if indents[i] >= indent:
+                break
+            indent = indents[i]
+            if _CLASS.match(data, starts[i]) is not None:
+                first = i
+                while first > 0 and indents[first - 1] == indent and data.startswith(b"@", starts[first - 1]):
+                    first -= 1
+                found.add(heads[first])
+    return found
+
+
+def module_code(data: bytes, lines: Outline) -> list[int]:
+    """Where the module's own statements start: its top-level logical lines but definitions,
+    classes and their decorators."""
+    return [start for start, indent in zip(lines.starts, lines.indents)
+            if indent == 0 and data[start] != _AT and _FUNCTION.match(data, start) is None and _CLASS.match(data, start) is None]
 
 
 def sparse(data: bytes, hot_lines: Sequence[int], line_starts: Sequence[int], lines: Outline | None = None,
