@@ -576,14 +576,29 @@ def test_with_its_bytes_a_module_walks_for_names_only_the_functions_that_spell_a
                 return 80
     """).encode()
     walked: list[str] = []
-    real = module._Usage.of
-    monkeypatch.setattr(module._Usage, "of", lambda self, node: walked.append(node.name) or real(self, node))
+    real_of, real_uses = module._Usage.of, module._Usage.uses
+    monkeypatch.setattr(module._Usage, "of", lambda self, node: walked.append(node.name) or real_of(self, node))
+    monkeypatch.setattr(module._Usage, "uses", lambda self, node, words: walked.append(node.name) or real_uses(self, node, words))
     hot, module_hot = module.ModuleIndex(ast.parse(source), None, source)._hot()
     assert sorted(node.name for node in hot) == ["caller", "free_port"] and not module_hot
-    assert sorted(walked) == ["caller", "free_port"]  # report, render and width spell none of the words
+    assert sorted(set(walked)) == ["caller", "free_port"]  # report, render and width spell none of the words
     walked.clear()
     assert sorted(node.name for node in module.ModuleIndex(ast.parse(source))._hot()[0]) == ["caller", "free_port"]
     assert sorted(set(walked)) == ["caller", "free_port", "render", "report", "width"]  # without the bytes: all
+
+    # Inside a function, only the statements on the lines that spell a word are walked for names.
+    long = ast.parse(textwrap.dedent("""\
+        def test_many(tmp_path):
+            rows = build(tmp_path)
+            for row in rows:
+                check(row)
+            port = free_port()
+            assert port > 0
+    """))
+    function = long.body[0]
+    assert module._names(list(module.children(function)), "", [5]) == {"tmp_path", "port", "free_port"}
+    assert module._names(list(module.children(function)), "", [3]) == {"tmp_path", "row", "rows"}  # the loop's header
+    assert module._names(list(module.children(function)), "") >= {"build", "check", "free_port", "row", "rows"}
 
     root = Path(__file__).resolve().parent.parent
     compared = 0

@@ -131,7 +131,7 @@ class ModuleIndex:
             while grown:
                 grown = False
                 for node in usage.spelling(words):
-                    if node not in hot and not usage.of(node).isdisjoint(words):
+                    if node not in hot and usage.uses(node, words):
                         hot.add(node)
                         words.add(node.name)
                         grown = True
@@ -198,6 +198,7 @@ class _Usage:
         self.functions = list(function_defs(module))
         self.spans = [(first_line(node), end_line(node)) for node in self.functions]
         self.used: dict[Function, set[str]] = {}
+        self.walked: dict[Function, tuple[int, set[str]]] = {}  # (lines searched when walked, the names found)
         self.text = searchable(data) if data is not None else None
         self.searched: set[str] = set()
         self.lines: list[int] = []  # sorted: the lines spelling a word searched for
@@ -219,23 +220,42 @@ class _Usage:
     def of(self, function: Function) -> set[str]:
         used = self.used.get(function)
         if used is None:
-            args = [*function.args.posonlyargs, *function.args.args]
-            first = args[0].arg if args and function in self.methods else ""
-            used = self.used[function] = {function.name, *_names(list(children(function)), first)}
+            used = self.used[function] = {function.name, *_names(list(children(function)), self._first(function))}
         return used
+
+    def uses(self, function: Function, words: set[str]) -> bool:
+        """Whether `of(function)` holds one of the words. With the module's bytes, only the function's
+        statements whose lines spell a word searched for so far are walked (`spelling`): a name is
+        written on a line of the statement it is used in, and a bind spells `bind` or `Server`
+        there. (A long test function that spells a helper's name once is walked on that line.)"""
+        if self.text is None:
+            return not self.of(function).isdisjoint(words)
+        if function.name in words:
+            return True
+        walked = self.walked.get(function)
+        if walked is None or walked[0] != len(self.lines):
+            walked = self.walked[function] = (len(self.lines), _names(list(children(function)), self._first(function), self.lines))
+        return not walked[1].isdisjoint(words)
+
+    def _first(self, function: Function) -> str:
+        """The name of a method's first parameter (`self`), else ""."""
+        args = [*function.args.posonlyargs, *function.args.args]
+        return args[0].arg if args and function in self.methods else ""
 
     def of_module(self) -> set[str]:
         return _names([s for s in self.module.body if not isinstance(s, (*FUNCTIONS, ast.ClassDef))], "")
 
 
-def _names(nodes: list[ast.AST], first: str) -> set[str]:
+def _names(nodes: list[ast.AST], first: str, lines: list[int] | None = None) -> set[str]:
     """The names used under the nodes, with `_SOURCE` when a call binds (`first`: the first parameter
-    of the method they are in, else "")."""
+    of the method they are in, else ""); with `lines` (sorted), only in the statements that hold one."""
     found: set[str] = set()
     stack = nodes
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node = pop()
+        if lines is not None and isinstance(node, ast.stmt) and not holds_hot(lines, first_line(node), end_line(node)):
+            continue
         if isinstance(node, ast.Name):
             found.add(node.id)
             continue
