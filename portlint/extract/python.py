@@ -106,7 +106,7 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return ast.parse(sparse, filename=source.path), command_hot is None
+                return ast.parse(sparse, filename=source.path), not (socket_code or starts) and command_hot is None
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             pass  # the whole file says what is wrong, or that nothing was
     try:
