@@ -728,3 +728,22 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
             assert kept == extract_file("m.py", "python", data, names), data[:200]
         compared += 1
     assert compared > 60
+
+
+def test_a_statements_first_line_is_its_first_decorators() -> None:
+    """tree.first_line: the earliest of the statement's line and its decorators' (the first
+    decorator, however they are laid out), on every statement of these tests' modules."""
+    import ast
+    from pathlib import Path
+
+    from portlint.analysis.tree import first_line
+
+    shape = ast.parse("x = 1\n@a\n@b(\n  2)\nclass C:\n    @staticmethod\n    def f(): pass\n")
+    assert [first_line(node) for node in ast.walk(shape) if isinstance(node, ast.stmt)] == [1, 2, 6, 7]
+    checked = 0
+    for path in sorted(Path(__file__).resolve().parent.glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.stmt):
+                assert first_line(node) == min((node.lineno, *(d.lineno for d in getattr(node, "decorator_list", [])))), path
+                checked += 1
+    assert checked > 5_000

@@ -172,9 +172,9 @@ _SEARCHABLE: list[tuple[bytes, tuple[bytes, list[int]]]] = []  # (module, its se
 
 
 def first_line(statement: ast.stmt) -> int:
-    """A statement's first line, its decorators included."""
-    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
-    return min((statement.lineno, *(d.lineno for d in decorators)))
+    """A statement's first line, its decorators included (the first is first in the source)."""
+    decorators: list[ast.expr] | None = getattr(statement, "decorator_list", None)
+    return min(statement.lineno, decorators[0].lineno) if decorators else statement.lineno
 
 
 def holds_hot(hot: list[int], first: int, last: int) -> bool:
