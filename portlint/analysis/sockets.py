@@ -106,18 +106,23 @@ def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None 
 # What a call `module._binds` may take for a bind spells (its name's end): a function none of
 # whose lines holds one binds nothing itself.
 _BIND_WORDS = (b"bind", b"Server", b"_server")
-_IDENTIFIER = re.compile(r"\w+")  # what a function's lines spell: its names, read as Python reads them (NFKC)
-_SELF_ATTRIBUTE = re.compile(r"\bself\s*\.\s*(\w+)")
+# What a function's lines spell: its names (group 1 of the second: the attributes it reads or
+# writes on `self`), by bytes in an ASCII module, else read as Python reads them (NFKC).
+_IDENTIFIER = (re.compile(rb"[A-Za-z_][A-Za-z0-9_]*"), re.compile(r"\w+"))
+_SELF_ATTRIBUTE = (re.compile(rb"\bself\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)"), re.compile(r"\bself\s*\.\s*(\w+)"))
 
 
-def _spelled(data: bytes, first: int, end: int, pattern: re.Pattern[str]) -> set[str]:
-    """The words `pattern` finds (its group, else the match) in data[first:end], as identifiers."""
+def _spelled(data: bytes, ascii_module: bool, first: int, end: int,
+             patterns: tuple[re.Pattern[bytes], re.Pattern[str]]) -> set[str]:
+    """The words a pattern finds (its group, else the match) in data[first:end], as identifiers."""
+    if ascii_module:
+        return {word.decode() for word in set(patterns[0].findall(data, first, end))}
     text = data[first:end].decode("utf-8", "replace")
     if not text.isascii():
         import unicodedata
 
         text = unicodedata.normalize("NFKC", text)
-    return set(pattern.findall(text))
+    return set(patterns[1].findall(text))
 
 
 def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]]) -> tuple[list[int], list[int]] | None:
@@ -148,20 +153,25 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     offsets = line_starts(data)
     spans = [(bisect.bisect_right(offsets, first), bisect.bisect_right(offsets, max(end - 1, first)))
              for _, first, end in definitions]
+    ascii_module = data.isascii()
     hot_lines = sorted(lines_holding(text, starts, _BIND_WORDS, whole=False))
     hot: set[int] = set()
     searched: set[str] = set()
     while new := [i for i, (first, last) in enumerate(spans) if i not in hot and holds_hot(hot_lines, first, last)]:
         hot.update(new)
         words = {definitions[i][0] for i in new}
-        words.update(word for i in new for word in _spelled(data, definitions[i][1], definitions[i][2], _SELF_ATTRIBUTE))
+        words.update(word for i in new for word in _spelled(data, ascii_module, definitions[i][1], definitions[i][2], _SELF_ATTRIBUTE))
         words -= searched
         searched |= words
         hot_lines = sorted({*hot_lines, *lines_holding(text, starts, (word.encode() for word in words))})
     found, reached = set(hot), list(hot)
+    read: list[tuple[int, int]] = []  # the spans read for names: a function inside one spells nothing new
     while reached:  # the functions they call, and those these call
         _, first, end = definitions[reached.pop()]
-        for word in _spelled(data, first, end, _IDENTIFIER):
+        if any(start <= first and end <= stop for start, stop in read):
+            continue
+        read.append((first, end))
+        for word in _spelled(data, ascii_module, first, end, _IDENTIFIER):
             for index in by_name.get(word, ()):
                 if index not in found:
                     found.add(index)
