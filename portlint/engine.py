@@ -790,6 +790,12 @@ def scan_ahead(start: Path, config_args: tuple[str, ...], ephemeral_floor: str |
     _AHEAD[:] = [engine]
 
 
+def drop_scanned_ahead() -> None:
+    """Forget what scan_ahead kept, once the CLI it was kept for has returned (taken or not): a
+    later check in this process reads the files again."""
+    _AHEAD.clear()
+
+
 def fewer_collections() -> None:
     """A check allocates millions of short-lived objects (parse trees, YAML nodes) and few cycles:
     collecting every 700 allocations took ~20% of a run; every 100,000 keeps memory bounded."""

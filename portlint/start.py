@@ -30,12 +30,15 @@ def _check(args: list[str], warm: runcache.Warm) -> int:
     """A plain check that was not replayed: its per-file stage runs before the CLI is imported,
     which this process imports while the pool's workers start on the files (engine.scan_ahead),
     then the CLI runs it as usual and takes those results."""
-    from portlint.engine import scan_ahead
+    from portlint.engine import drop_scanned_ahead, scan_ahead
 
     scan_ahead(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor, _LATER)
-    from portlint.cli import main as cli_main
+    try:
+        from portlint.cli import main as cli_main
 
-    return cli_main(args)
+        return cli_main(args)
+    finally:
+        drop_scanned_ahead()
 
 
 _LATER = ("portlint.cli", "portlint.report", "portlint.report.text")  # what the CLI imports to report a check

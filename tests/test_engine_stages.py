@@ -273,6 +273,24 @@ def test_a_usage_error_after_a_check_scanned_ahead_is_the_clis(demo: Path) -> No
     assert ahead.returncode == 2 and ahead.stderr.startswith("portlint: error: ") and ahead.stderr.count("\n") == 1
 
 
+def test_what_was_scanned_ahead_for_a_cli_that_failed_is_not_kept(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one process, a check whose CLI refused its arguments leaves nothing for the next run
+    (which may come after the files changed): the next check reads them again."""
+    from portlint import start
+    from portlint.config import load_for
+
+    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    monkeypatch.chdir(demo)
+    monkeypatch.delenv("PORTLINT_NO_CACHE", raising=False)
+    listed = _listings(monkeypatch)
+    assert start.main(["check", "--output-format", "bogus"]) == 2
+    assert len(listed) == 1 and not engine._AHEAD  # scanned ahead, then dropped
+    (demo / "tools.sh").write_text("MASTER_PORT=1500\n")
+    outcome = engine.run(load_for(demo, ()), Options(cache=True))
+    assert len(listed) == 2 and "tools.sh" in outcome.read
+
+
 @pytest.fixture(autouse=True)
 def _nothing_ahead() -> Iterator[None]:
     """No test leaves a check scanned ahead to another."""
