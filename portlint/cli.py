@@ -440,8 +440,8 @@ def main(argv: list[str] | None = None) -> int:
         code = cli.main(args=argv, prog_name="portlint", standalone_mode=False)
     except click.exceptions.Exit as done:
         return done.exit_code
-    except click.exceptions.Abort:
-        click.echo("portlint: aborted", err=True)
+    except click.exceptions.Abort:  # click has closed the terminal's ^C with a blank line
+        click.echo(_ABORTED, err=True)
         return EXIT_ERROR
     except click.ClickException as error:
         click.echo(f"portlint: error: {_one_line(error)}", err=True)
@@ -457,6 +457,17 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"portlint: internal error: {type(error).__name__}: {error}", err=True)
         return EXIT_ERROR
     return code if isinstance(code, int) else EXIT_CLEAN
+
+
+_ABORTED = "portlint: aborted"
+
+
+def interrupted() -> int:
+    """A check interrupted before the CLI ran it (while its files were read ahead, portlint.start)
+    says what `main` says of one click saw interrupted: a blank line, then one line; exit 2."""
+    click.echo(err=True)
+    click.echo(_ABORTED, err=True)
+    return EXIT_ERROR
 
 
 def _one_line(error: click.ClickException) -> str:

@@ -32,7 +32,13 @@ def _check(args: list[str], warm: runcache.Warm) -> int:
     then the CLI runs it as usual and takes those results."""
     from portlint.engine import drop_scanned_ahead, scan_ahead
 
-    scan_ahead(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor, _LATER)
+    try:
+        scan_ahead(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor, _LATER)
+    except KeyboardInterrupt:  # most of a cold check's time: ^C ends it as it ends the CLI's
+        from portlint.cli import interrupted
+
+        drop_scanned_ahead()
+        return interrupted()
     try:
         from portlint.cli import main as cli_main
 

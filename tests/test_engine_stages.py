@@ -291,6 +291,28 @@ def test_what_was_scanned_ahead_for_a_cli_that_failed_is_not_kept(demo: Path, mo
     assert len(listed) == 2 and "tools.sh" in outcome.read
 
 
+def test_a_check_interrupted_while_its_files_are_read_ahead_says_aborted(
+    demo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """^C during the per-file stage run ahead of the CLI (most of a cold check) ends the check as
+    it ends one the CLI runs: a blank line and `portlint: aborted` on stderr, exit 2, no traceback."""
+    from portlint import start
+
+    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    monkeypatch.chdir(demo)
+    monkeypatch.delenv("PORTLINT_NO_CACHE", raising=False)
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "scan_ahead", interrupted)
+    assert start.main(["check"]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "\nportlint: aborted\n")
+    assert not engine._AHEAD
+
+
 @pytest.fixture(autouse=True)
 def _nothing_ahead() -> Iterator[None]:
     """No test leaves a check scanned ahead to another."""
