@@ -747,3 +747,52 @@ def test_a_statements_first_line_is_its_first_decorators() -> None:
                 assert first_line(node) == min((node.lineno, *(d.lineno for d in getattr(node, "decorator_list", [])))), path
                 checked += 1
     assert checked > 5_000
+
+
+def test_the_message_names_the_same_bind_whatever_order_the_analysis_meets_them() -> None:
+    """Two binds reach one release: the message names the earliest, on every parse (the analysis
+    walks sets of nodes, whose order follows their addresses; 8f03908 named either)."""
+    import ast
+
+    from portlint.analysis import facts
+
+    source = textwrap.dedent("""\
+        import socket
+        class Holder:
+            def open(self):
+                self.sock = socket.socket()
+                self.sock.bind(('', 0))
+                self.sock = socket.socket()
+                self.sock.bind(('', 0))
+            def port(self):
+                p = self.sock.getsockname()[1]
+                self.sock.close()
+                return p
+    """).encode()
+    trees = [ast.parse(source) for _ in range(30)]  # all alive: each tree's nodes at other addresses
+    messages = {tuple((f.line, f.code, f.message) for f in facts(source, tree).findings) for tree in trees}
+    assert messages == {((10, "PL602", "Holder.port() releases here the socket open() bound to port 0 at line 5, then the port "
+                          "is returned at line 11: the kernel may give that ephemeral port to another socket first; keep "
+                          "the bound socket or server and hand it over, or bind port 0 in the process that serves and "
+                          "publish the port afterwards"),)}
+
+
+def test_a_class_defined_twice_is_read_as_one() -> None:
+    """Two top-level classes of one name (the second replaces the first when the module runs):
+    the analysis reads them as one class, the later method where both define one, and does not
+    fail on the first's methods (8f03908 stopped the check with an internal error)."""
+    twice = textwrap.dedent("""\
+        import socket
+        class Worker:
+            def close_it(self):
+                s = socket.socket()
+                s.bind(('', 0))
+                port = s.getsockname()[1]
+                s.close()
+                return port
+        class Worker:
+            def run(self):
+                return self.close_it()
+    """)
+    assert found(twice) == [(5, "PL602")]
+    assert found(twice) == found(twice.replace("class Worker:\n    def run", "class Other:\n    def run"))

@@ -22,12 +22,19 @@ def anchor_of(violation: Violation) -> Located:
     return release.node if violation.elsewhere and release is not None else violation.origin
 
 
-def rank_of(violation: Violation) -> tuple[int, int]:
-    """Among violations at one anchor, the message shows the earliest escape."""
+def rank_of(violation: Violation) -> tuple[int, ...]:
+    """Among violations at one anchor, the message shows the earliest escape (on one line, the
+    innermost: the call the port is passed to, not the `return` of it), then the earliest
+    release and bind: the same one whatever order the analysis met them in (it walks sets of
+    nodes, whose order is their addresses')."""
     escape = violation.escape.node
     release = violation.release
+    origin = violation.origin
     return (escape.lineno if escape is not None else _NEVER,
-            release.node.lineno if release is not None else _NEVER)
+            release.node.lineno if release is not None else _NEVER,
+            -escape.col_offset if escape is not None else 0,
+            origin.lineno, origin.col_offset,
+            release.node.col_offset if release is not None else _NEVER)
 
 
 def message(violation: Violation, positions: Positions) -> str:

@@ -44,7 +44,9 @@ class ModuleIndex:
                 self.names[statement] = (statement.name, "")
             elif isinstance(statement, ast.ClassDef):
                 methods = {s.name: s for s in statement.body if isinstance(s, FUNCTIONS)}
-                self.classes[statement.name] = methods
+                # A class defined again under the same name: one class to calls (`self.name`, `Class.name`),
+                # the later method where both define one; each method is walked as its own.
+                self.classes.setdefault(statement.name, {}).update(methods)
                 for name, method in methods.items():
                     self.names[method] = (f"{statement.name}.{name}", statement.name)
         self.nested = [node for node in function_defs(module) if node not in self.names]
@@ -94,7 +96,7 @@ class ModuleIndex:
                 found += summary.violations
         for owner, all_methods in self.classes.items():
             methods = {name: method for name, method in all_methods.items() if method in hot}
-            kept = {name: self._kept_on_self(owner, name) for name in methods}
+            kept = {name: self._kept_on_self(owner, method) for name, method in methods.items()}
             for name, method in methods.items():
                 seeds: dict[str, frozenset] = {}
                 socks: dict[Hashable, SockState] = {}
@@ -139,7 +141,7 @@ class ModuleIndex:
             for node, (_, owner) in self.names.items():  # in the module's order: summaries are computed in it
                 if owner and node in hot and node not in asked:
                     asked.add(node)
-                    seeds, _ = self._kept_on_self(owner, node.name)
+                    seeds, _ = self._kept_on_self(owner, node)
                     attributes |= {key.partition(".")[2] for key in seeds}
             if attributes <= words:
                 break
@@ -162,9 +164,10 @@ class ModuleIndex:
                 found.append(exported)
         return tuple(found)
 
-    def _kept_on_self(self, owner: str, name: str) -> tuple[dict[str, frozenset], dict[Hashable, SockState]]:
+    def _kept_on_self(self, owner: str, method: Function) -> tuple[dict[str, frozenset], dict[Hashable, SockState]]:
         """Bound sockets a method keeps on `self`, and their ports, as the other methods will see them."""
-        summary = self.summary(self.classes[owner][name])
+        name = method.name
+        summary = self.summary(method)
         seeds: dict[str, frozenset] = {}
         socks: dict[Hashable, SockState] = {}
         if summary is None:  # None only while that summary is being computed: not the case here
