@@ -20,7 +20,6 @@ EADDRINUSE. A port that changes per iteration (not a literal) is not fixed.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 import shlex
 from collections.abc import Iterator, Sequence
@@ -28,9 +27,17 @@ from collections.abc import Iterator, Sequence
 from msgspec import Struct
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
-from portlint.analysis.tree import FUNCTIONS, children, dotted, first_line, holds_hot, lines_holding, searchable
+from portlint.analysis.tree import (
+    FUNCTIONS,
+    children,
+    dotted,
+    first_line,
+    holds_hot,
+    lines_holding,
+    searchable,
+    spelling,
+)
 from portlint.literals import holds, of_last
-from portlint.source import line_starts
 
 CODE = "PL604"
 # One test per alternative: the literal it opens with (portlint.literals finds them all in one
@@ -349,25 +356,11 @@ def kept(data: bytes, definitions: Sequence[tuple[str, int, int]]) -> tuple[list
     So a function is kept when its lines spell one of those names or the name of a function kept,
     to a fixpoint; one kept name keeps every function so named (`self.name` is the first method so
     named). Every other function can be left out of the tree: nothing reaches it."""
-    text, starts = searchable(data)  # numbered as the file's lines (python_outline declines a lone CR)
-    hot = sorted(lines_holding(text, starts, _KEPT_NAMES))
-    offsets = line_starts(data)
-    spans = [(bisect.bisect_right(offsets, first), bisect.bisect_right(offsets, max(end - 1, first)))
-             for _, first, end in definitions]
-    found: set[int] = set()
-    searched: set[str] = set()
-    while True:
-        new = [i for i, (first, last) in enumerate(spans) if i not in found and holds_hot(hot, first, last)]
-        if not new:
-            return sorted(definitions[i][1] for i in found), hot
-        found.update(new)
-        names = {definitions[i][0] for i in new}
-        if "" in names:
-            return None
-        words = names - searched
-        searched |= words
-        hot = sorted({*hot, *lines_holding(text, starts, [word.encode() for word in words])})
-
+    reached = spelling(data, definitions, _KEPT_NAMES)
+    if reached is None:
+        return None
+    found, hot = reached
+    return sorted(definitions[i][1] for i in found), hot
 
 # The names `_Module._start` can turn into a start, whatever the call's arguments.
 _START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_subprocess_exec",

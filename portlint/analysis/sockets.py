@@ -140,7 +140,7 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     identifier of a function kept, to a fixpoint (one kept name keeps every function so named).
     The rest is never walked: in a long test module with one probe, most of it (AReaL's 92 KiB
     tests/test_local_scheduler.py keeps 39%)."""
-    from portlint.analysis.tree import holds_hot, lines_holding, searchable
+    from portlint.analysis.tree import spelling
     from portlint.extract import python_outline
     from portlint.source import line_starts
 
@@ -148,22 +148,12 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     for index, (name, _, _) in enumerate(definitions):
         by_name.setdefault(name, []).append(index)
     if "" in by_name:
-        return None
-    text, starts = searchable(data)  # numbered as the file's lines (python_outline declines a lone CR)
-    offsets = line_starts(data)
-    spans = [(bisect.bisect_right(offsets, first), bisect.bisect_right(offsets, max(end - 1, first)))
-             for _, first, end in definitions]
+        return None  # a name a kept function may call could not be read
     ascii_module = data.isascii()
-    hot_lines = sorted(lines_holding(text, starts, _BIND_WORDS, whole=False))
-    hot: set[int] = set()
-    searched: set[str] = set()
-    while new := [i for i, (first, last) in enumerate(spans) if i not in hot and holds_hot(hot_lines, first, last)]:
-        hot.update(new)
-        words = {definitions[i][0] for i in new}
-        words.update(word for i in new for word in _spelled(data, ascii_module, definitions[i][1], definitions[i][2], _SELF_ATTRIBUTE))
-        words -= searched
-        searched |= words
-        hot_lines = sorted({*hot_lines, *lines_holding(text, starts, (word.encode() for word in words))})
+    spelled = spelling(data, definitions, _BIND_WORDS, whole=False, also=lambda index: _spelled(
+        data, ascii_module, definitions[index][1], definitions[index][2], _SELF_ATTRIBUTE))
+    assert spelled is not None  # every name is read
+    hot = spelled[0]
     found, reached = set(hot), list(hot)
     read: list[tuple[int, int]] = []  # the spans read for names: a function inside one spells nothing new
     while reached:  # the functions they call, and those these call
@@ -177,6 +167,7 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
                     found.add(index)
                     reached.append(index)
     whole = {definitions[i][1] for i in found} | python_outline.enclosing_classes(data, lines, (definitions[i][1] for i in hot))
+    offsets = line_starts(data)
     return sorted(whole), [bisect.bisect_right(offsets, start) for start in python_outline.module_code(data, lines)]
 
 

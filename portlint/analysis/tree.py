@@ -10,7 +10,7 @@ import ast
 import bisect
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeGuard
 
 from msgspec import Struct
@@ -200,6 +200,32 @@ def lines_holding(text: bytes, starts: list[int], words: Iterable[bytes], whole:
                 found.add(bisect.bisect_right(starts, at))
             at = text.find(word, at + 1)
     return found
+
+
+def spelling(data: bytes, definitions: Sequence[tuple[str, int, int]], seeds: Iterable[bytes], whole: bool = True,
+             also: Callable[[int], Iterable[str]] = lambda index: ()) -> tuple[set[int], list[int]] | None:
+    """What a code analysis may reach of a module, read from its lines: the definitions
+    (python_outline.definitions: name, first and end offset) whose lines spell one of the `seeds`
+    (`whole`: as whole words), the name of a definition found so or a word `also` gives for one,
+    to a fixpoint; and the sorted lines that spell any of those words. None when a definition
+    found has a name that cannot be read (""): the whole module then."""
+    text, starts = searchable(data)  # numbered as the file's lines (python_outline declines a lone CR)
+    hot = sorted(lines_holding(text, starts, seeds, whole))
+    offsets = line_starts(data)
+    spans = [(bisect.bisect_right(offsets, first), bisect.bisect_right(offsets, max(end - 1, first)))
+             for _, first, end in definitions]
+    found: set[int] = set()
+    searched: set[str] = set()
+    while new := [i for i, (first, last) in enumerate(spans) if i not in found and holds_hot(hot, first, last)]:
+        found.update(new)
+        words = {definitions[i][0] for i in new}
+        if "" in words:
+            return None
+        words.update(word for i in new for word in also(i))
+        words -= searched
+        searched |= words
+        hot = sorted({*hot, *lines_holding(text, starts, [word.encode() for word in words])})
+    return found, hot
 
 
 def constant_index(node: ast.Subscript) -> int | None:
