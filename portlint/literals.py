@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, wraps
-from typing import Any
+from typing import Any, TypeVar
 
 # Every literal a byte test asks about, by the test that asks (`holds` answers for any other
 # literal too, by a pass of its own: tests/test_literals.py keeps this list complete).
@@ -27,7 +27,26 @@ NEEDLES = (
     b"RAY",
 )
 _INDEX = {needle: i for i, needle in enumerate(NEEDLES)}
-_LAST: list[Any] = [None, 0]  # the bytes last asked about, and a bit per needle they hold
+K = TypeVar("K")
+T = TypeVar("T")
+_NOTHING = object()  # what no caller asks about
+
+
+def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
+    """`compute` whose answer for the object last asked about (by identity) is kept: the stages
+    ask the same things of one file (its line starts, its searchable form, its byte tests) or of
+    one layout in turn, and asking again cost (on AReaL ~15 ms of the per-file stage's CPU for
+    the byte tests alone). Another object, even with equal bytes, is asked afresh."""
+    last: list[Any] = [_NOTHING, None]
+
+    @wraps(compute)
+    def asked(argument: K) -> T:
+        if last[0] is not argument:
+            last[:] = [argument, compute(argument)]
+        answer: T = last[1]
+        return answer
+
+    return asked
 
 
 def holds(data: bytes, literal: bytes) -> bool:
@@ -35,12 +54,12 @@ def holds(data: bytes, literal: bytes) -> bool:
     at = _INDEX.get(literal)
     if at is None:
         return literal in data
-    if _LAST[0] is not data:
-        _LAST[:] = [data, _bits(data)]
-    return bool(_LAST[1] >> at & 1)
+    return bool(_bits(data) >> at & 1)
 
 
+@of_last
 def _bits(data: bytes) -> int:
+    """A bit per needle the bytes hold."""
     return sum(1 << i for i in _matcher().Match(data) or ())
 
 
@@ -57,18 +76,3 @@ def _matcher() -> Any:
         matcher.Add(needle)
     matcher.Compile()
     return matcher
-
-
-def of_last(test: Callable[[bytes], bool]) -> Callable[[bytes], bool]:
-    """A byte test whose answer for the bytes last asked about is kept: the extractor, the code
-    analyses and the engine ask the same tests of one file in turn (on AReaL, ~15 ms of the
-    per-file stage's CPU went to asking again)."""
-    last: list[Any] = [None, False]
-
-    @wraps(test)
-    def asked(data: bytes) -> bool:
-        if last[0] is not data:
-            last[:] = [data, test(data)]
-        return bool(last[1])
-
-    return asked

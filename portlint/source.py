@@ -6,20 +6,17 @@ from bisect import bisect_right
 from functools import cached_property
 from itertools import accumulate
 
+from portlint.literals import of_last
 
+
+@of_last
 def line_starts(data: bytes) -> list[int]:
     """The byte offset where each line starts (after each newline), the first at 0: not to be
     changed by the caller. The lengths of the lines summed in C: a Python loop over `find`
     cost ~1.4x as much. Those of the last bytes asked about are kept: the extractor, the
     command reader and the code analyses each ask for them of the same module (AReaL: ~15 ms
     each time over its 3.7 MiB to extract)."""
-    global _last
-    if _last[0] is not data:
-        _last = data, list(accumulate(map((1).__add__, map(len, data.split(b"\n")[:-1])), initial=0))
-    return _last[1]
-
-
-_last: tuple[bytes | None, list[int]] = (None, [])  # the bytes last asked about, and their line starts
+    return list(accumulate(map((1).__add__, map(len, data.split(b"\n")[:-1])), initial=0))
 
 
 class Source:

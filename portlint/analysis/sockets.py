@@ -195,15 +195,10 @@ def _imports(data: bytes) -> ast.Module | None:
     return tree if tree is not None else _parse(data)  # the whole file where the outline is unsure
 
 
-_LAST: list = [None, {}]  # the layout PL601, PL602 and PL604 read one after the other, and its findings
-
-
+@of_last
 def _findings(layout: Layout) -> dict[str, tuple[Finding, ...]]:
     """Each file's findings, once per layout (PL601, PL602 and PL604 ask in turn)."""
-    if _LAST[0] is not layout:
-        _LAST[:] = [layout, resolve((f.path, f.data, f.sockets) for f in layout.code_files if f.kind == "python")]
-    found: dict[str, tuple[Finding, ...]] = _LAST[1]
-    return found
+    return resolve((f.path, f.data, f.sockets) for f in layout.code_files if f.kind == "python")
 
 
 def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple[Finding, ...]]:

@@ -15,6 +15,7 @@ from typing import TypeGuard
 
 from msgspec import Struct
 
+from portlint.literals import of_last
 from portlint.source import line_starts
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -145,14 +146,13 @@ def _bodies(node: ast.AST) -> tuple[str, ...]:
     return names
 
 
+@of_last
 def searchable(data: bytes) -> tuple[bytes, list[int]]:
     """A module's lines as ast numbers them (a lone CR ends one too) joined by newlines, and
     where each starts: for byte searches that must find every identifier the parser reads.
     Python reads identifiers NFKC-normalised (`ｐｏｒｔ` is `port`); only a line with a
     non-ASCII byte can differ, and only such lines are rewritten. (Those of the last module
     asked for are kept: the command reader and both code analyses search the same file.)"""
-    if _SEARCHABLE and _SEARCHABLE[0][0] is data:
-        return _SEARCHABLE[0][1]
     text = data
     if b"\r" in text:
         text = _LINE_END.sub(b"\n", text)
@@ -163,12 +163,7 @@ def searchable(data: bytes) -> tuple[bytes, list[int]]:
             line if line.isascii() else unicodedata.normalize("NFKC", line.decode("utf-8", "replace")).encode()
             for line in text.split(b"\n")
         )
-    found = text, line_starts(text)
-    _SEARCHABLE[:] = [(data, found)]
-    return found
-
-
-_SEARCHABLE: list[tuple[bytes, tuple[bytes, list[int]]]] = []  # (module, its searchable form): the last asked for
+    return text, line_starts(text)
 
 
 def first_line(statement: ast.stmt) -> int:
