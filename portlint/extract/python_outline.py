@@ -37,11 +37,10 @@ from functools import cache
 
 # Everything a statement boundary cannot hide in, taken whole: a run of other bytes, a comment,
 # a string (triple-quoted ones may hold newlines), a line continuation.
+_ONE_LINE_STRING = rb"'(?:[^'\\\n]++|\\.)*+'|\"(?:[^\"\\\n]++|\\.)*+\""  # also a string inside an f-string's field
 _STRING = (
     rb"'''(?:[^'\\]++|\\.|'(?!''))*+'''"
-    rb'|"""(?:[^"\\]++|\\.|"(?!""))*+"""'
-    rb"|'(?:[^'\\\n]++|\\.)*+'"
-    rb'|"(?:[^"\\\n]++|\\.)*+"'
+    rb'|"""(?:[^"\\]++|\\.|"(?!""))*+"""|' + _ONE_LINE_STRING
 )
 _ATOM = rb"[^'\"#\\\n()\[\]{}]++|\#[^\r\n]*+|" + _STRING + rb"|\\\r?\n"
 
@@ -86,7 +85,6 @@ _TEMPLATE_LETTERS = b"fFtT" if sys.version_info >= (3, 14) else b"fF"
 _FSTRING = re.compile(
     rb"[" + _TEMPLATE_LETTERS + rb"rR](?<![A-Za-z0-9_][" + _TEMPLATE_LETTERS + rb"rR])"
     rb"(?:(?<=[" + _TEMPLATE_LETTERS + rb"])[rR]?|(?<=[rR])[" + _TEMPLATE_LETTERS + rb"])['\"]")
-_NESTED_STRING = rb"'(?:[^'\\\n]++|\\.)*+'|\"(?:[^\"\\\n]++|\\.)*+\""
 _FIELDS_ARE_CODE = sys.version_info >= (3, 12)
 _OPEN_FIELD, _CLOSE_FIELD, _BANG, _COLON = b"{}!:"
 _CLOSING = {ord("("): ord(")"), ord("["): ord("]"), ord("{"): ord("}")}
@@ -108,7 +106,7 @@ if sys.version_info >= (3, 11):
     _PLAIN_FIELDS: re.Pattern[bytes] | None = re.compile(
         rb"(?:[^{}]++|\{\{|\}\}|\{[^{}()\[\]'\"#\\:!=]*+(?:![rsa])?+(?::[^{}]*+)?+\})*+")
     _STEP: re.Pattern[bytes] | None = re.compile(
-        rb"(?s)[^{}()\[\]'\"#\\:!]++|!=|" + _NESTED_STRING + rb"|([(\[{])|([)\]}])|([:!])|(.)")
+        rb"(?s)[^{}()\[\]'\"#\\:!]++|!=|" + _ONE_LINE_STRING + rb"|([(\[{])|([)\]}])|([:!])|(.)")
 else:  # pragma: no cover - no possessive quantifiers before 3.11
     _EVENTS = _LEAD = _STRING_AS_BEFORE = _LITERAL = _STEP = _PLAIN_FIELDS = None
 
