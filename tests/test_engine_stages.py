@@ -183,6 +183,12 @@ def test_this_process_does_its_own_work_once_while_the_workers_start(monkeypatch
     assert len(done) > 1 and all(isinstance(number, int) for number in done[1:])
 
 
+def _in_git(root: Path) -> None:
+    """The folder as a git repository whose files are listed (a check's warm path asks git)."""
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+
+
 def test_a_cold_check_forks_its_pool_before_the_cli_and_the_rules_are_imported(demo: Path) -> None:
     """A cold check runs its per-file stage before click is imported, and imports the CLI, the
     rules and its reporter while its workers start on the files, not before the fork; its
@@ -200,8 +206,7 @@ code = main(["check", "--exit-zero", "--output-format", "json", "."])
 print(at_fork, file=sys.stderr)
 sys.exit(code)
 """
-    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)  # the warm path's run: as a user's
-    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    _in_git(demo)  # the warm path's run: as a user's
     env = {**{name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}, "PORTLINT_WORKERS": "2"}
     done = subprocess.run([sys.executable, "-c", probe], cwd=demo, env=env, capture_output=True, text=True, check=True)
     assert done.stderr.strip() == "[[]]"  # one fork, and neither imported yet
@@ -263,8 +268,7 @@ def test_a_check_that_cannot_be_scanned_ahead_leaves_its_error_to_the_cli(demo: 
 def test_a_usage_error_after_a_check_scanned_ahead_is_the_clis(demo: Path) -> None:
     """`check --output-format bogus` is a plain check to the warm path, which scans ahead; click
     then refuses the format as it does without it: one line, exit 2, nothing on stdout."""
-    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    _in_git(demo)
     env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
     command = [sys.executable, "-m", "portlint", "check", "--output-format", "bogus", "."]
     ahead = subprocess.run(command, cwd=demo, env=env, capture_output=True, text=True)
@@ -279,8 +283,7 @@ def test_what_was_scanned_ahead_for_a_cli_that_failed_is_not_kept(demo: Path, mo
     from portlint import start
     from portlint.config import load_for
 
-    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    _in_git(demo)
     monkeypatch.chdir(demo)
     monkeypatch.delenv("PORTLINT_NO_CACHE", raising=False)
     listed = _listings(monkeypatch)
@@ -298,8 +301,7 @@ def test_a_check_interrupted_while_its_files_are_read_ahead_says_aborted(
     it ends one the CLI runs: a blank line and `portlint: aborted` on stderr, exit 2, no traceback."""
     from portlint import start
 
-    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=demo, check=True)
+    _in_git(demo)
     monkeypatch.chdir(demo)
     monkeypatch.delenv("PORTLINT_NO_CACHE", raising=False)
 
