@@ -219,6 +219,70 @@ def test_what_this_tokenizer_cannot_be_sure_of_is_parsed_whole(text: str) -> Non
     assert sparse(text, [2]) is None
 
 
+def test_asked_to_stop_the_outline_ends_before_the_first_top_level_statement_after_the_offset() -> None:
+    """A clause goes on its statement and a decorator's statement is what it decorates: no stop there."""
+    data = b"port = 1\nif x:\n    y = 2\nelse:\n    z = 3\n@dec\ndef f():\n    pass\nclass A:\n    pass\n"
+    at = {line: data.index(line) for line in (b"if x", b"    y", b"@dec", b"def f", b"class")}
+    for until, stop in [(1, b"if x"), (at[b"    y"] + 1, b"@dec"), (at[b"@dec"] + 1, b"class")]:
+        lines = python_outline.outline(data, until)
+        assert lines is not None
+        assert lines.stop == at[stop]
+        assert lines.starts == [start for start in python_outline.outline(data).starts if start < at[stop]]
+        assert lines.ends[-1] == at[stop] - 1  # the newline before the stop
+    assert python_outline.outline(data, at[b"class"] + 1).stop == len(data)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "port = 1\ns = 'never closed\n",
+        "port = 1\nx = (1,\n",
+        "port = 1\nx = 1)\n",
+        "port = 1\nx = \\ 1\n",
+        "port = 1\nx = f(g(h(1)), [2]\n",  # a bracket in a bracket in a bracket, one never closed
+    ],
+)
+def test_after_the_last_hot_statement_what_the_tokenizer_cannot_be_sure_of_is_still_parsed_whole(text: str) -> None:
+    assert sparse(text, [1]) is None
+
+
+def test_after_the_last_hot_statement_lines_are_not_read_as_statements() -> None:
+    """A decorator that decorates nothing there is Python's error in a cold statement: unreported, as
+    any other one is (a whole outline reads it as statements and declines)."""
+    data = b"port = 1\nx = 2\n@decorator\n"
+    assert python_outline.sparse_at(data, [0], python_outline.outline(data)) is None
+    assert python_outline.sparse_at(data, [0]) == b"port = 1\n\n\n"
+
+
+def test_a_sparse_module_outlined_to_its_last_hot_statement_parses_as_one_outlined_whole() -> None:
+    """sparse_at outlines the lines up to the first top-level statement after the last hot line and
+    blanks the rest: the same tree as from the whole outline, for one to three hot lines anywhere
+    in every module of portlint and of its tests."""
+    import random
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    chosen = random.Random(7)
+    compared = 0
+    for path in sorted([*root.glob("portlint/**/*.py"), *root.glob("tests/**/*.py")]):
+        data = path.read_bytes()
+        whole = python_outline.outline(data)
+        if whole is None:
+            continue
+        starts = Source(str(path), data).line_starts
+        for count in (1, 2, 3):
+            hot = sorted(chosen.sample(starts, min(count, len(starts))))
+            expected = python_outline.sparse_at(data, hot, whole)
+            got = python_outline.sparse_at(data, hot)
+            assert (got is None) == (expected is None), (path, hot)
+            if got is not None and expected is not None:
+                assert got.count(b"\n") == data.count(b"\n")
+                assert ast.dump(ast.parse(got), include_attributes=True) == ast.dump(
+                    ast.parse(expected), include_attributes=True), (path, hot)
+                compared += 1
+    assert compared > 300
+
+
 def test_definitions_are_every_function_with_its_decorators_and_body() -> None:
     data = (b"import x\n@dec\n@dec2(1)\ndef f(a):\n    def inner():\n        return 1\n    return inner\n"
             b"class C:\n    async def m(self): pass\n    def \\\n  weird(self): pass\nz = 1\n"
