@@ -368,6 +368,44 @@ def test_inside_a_module_only_functions_where_a_bound_socket_can_appear_are_walk
     assert sorted(set(walked)) == ["caller", "free_port"]
 
 
+def test_a_parameter_named_like_a_function_is_no_use_of_it_unless_called_or_read_where_defined(monkeypatch) -> None:  # noqa: ANN001
+    """A pytest fixture's name is a parameter of the tests that use it: they are not walked for it.
+    A call of the parameter is (the flow resolves calls by name), and so is a default that reads
+    the function where the parameter is defined."""
+    import ast
+
+    from portlint.analysis import flow, module
+
+    source = textwrap.dedent("""\
+        import socket
+        def free_port():
+            with socket.socket() as s:
+                s.bind(("", 0))
+                return s.getsockname()[1]
+        def test_uses_the_fixture(free_port):
+            client.connect(free_port)
+        def test_calls_it(free_port):
+            server.start(free_port())
+        def test_reads_it_by_default(port=free_port()):
+            server.start(port)
+        def test_passes_it_on(getter=free_port):
+            server.start(getter())
+        class TestServer:
+            def test_method(self, free_port, *free, **more):
+                self.client.connect(free_port, free, more)
+    """).encode()
+    hot, _ = module.ModuleIndex(ast.parse(source), None, source)._hot()
+    assert sorted(node.name for node in hot) == [
+        "free_port", "test_calls_it", "test_passes_it_on", "test_reads_it_by_default"]
+    assert sorted(node.name for node in module.ModuleIndex(ast.parse(source))._hot()[0]) == [
+        "free_port", "test_calls_it", "test_passes_it_on", "test_reads_it_by_default"]
+    walked: list[str] = []
+    real = flow.Flow.run
+    monkeypatch.setattr(flow.Flow, "run", lambda self, *a: walked.append(self.name) or real(self, *a))
+    assert found(source.decode()) == [(4, "PL602")]  # as when every test was walked
+    assert "test_uses_the_fixture" not in walked and "TestServer.test_method" not in walked
+
+
 def test_only_attributes_that_keep_a_bound_socket_make_other_methods_worth_walking(monkeypatch) -> None:  # noqa: ANN001
     from portlint.analysis import flow
 
