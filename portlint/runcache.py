@@ -24,9 +24,12 @@ the engine read (Outcome.read), the other paths read then.
 
 An entry is written only by a run that agrees: click parsed the arguments as
 `prepare` did, the config and root are the ones found here, the run listed
-the listing taken here (handed over), the files' stamps and the config
-candidates are the same after the run as before it, when the files were hashed
-before the run the engine read those very bytes, and the exit code is 0 or 1.
+the listing taken here (handed over), the config candidates are the same after
+the run as before it, when the files were hashed before the run the engine read
+those very bytes, and the exit code is 0 or 1. The files are not stamped again
+after the run: the key is made from the digests of the very bytes the engine
+read, so a file edited while it ran leaves an entry whose stamps, taken before,
+do not match it again (and whose key does not either).
 It holds the bytes written to stdout and stderr, in order, the `--output-file`
 bytes and the exit code; a hit writes them back. Anything this module cannot
 account for is not replayed: options that write or print something else
@@ -121,6 +124,7 @@ class Warm:
         self.listing: list[str] | None = None  # git's, handed to the run (None: git did not list)
         self.paths: list[str] = []
         self.stamps = ""  # the files by stat, when listed: whether hashing them may find a hit
+        self.statuses: list[os.stat_result | None] = []  # each path's lstat for the stamps, in order
         self.taken = False  # whether the run took the listing (and the stamps were taken before it read)
         self.invocation = self._invocation()
         self.entry = root / cache.DIRECTORY / __version__ / f"run-{cache.digest(self.invocation.encode())}"
@@ -141,6 +145,7 @@ class Warm:
                 sizes: dict[str, int] = {}
 
                 def sized(path: str, _: str, status: os.stat_result | None) -> None:
+                    self.statuses.append(status)
                     if status is not None:
                         sizes[path] = status.st_size
 
@@ -216,25 +221,26 @@ class Warm:
         self.key = self._key(tokens)
         return True
 
-    def _after(self) -> tuple[str, str | None]:
-        """The stamps after the run and its key: the key made before it or, after a run that
-        hashed nothing before, from the digests of what the engine read (the bytes its output
-        came from) and the other paths read now; one lstat of each path for both."""
+    def _after(self) -> str | None:
+        """The run's key: the one made before it or, after a run that hashed nothing before, from
+        the digests of what the engine read (the bytes its output came from), each path taken
+        for what its stamp found it to be, and the other paths read now. (A second lstat of
+        every path cost ~4 ms of AReaL's check, after its output.)"""
         if self.key or self.read is None:
-            return self._stamps(), self.key or None
+            return self.key or None
         read = self.read
-        tokens: list[str | None] = []
-
-        def token(path: str, full: str, status: os.stat_result | None) -> None:
+        base = os.path.join(str(self.root), "")
+        tokens = []
+        for path, status in zip(self.paths, self.statuses):
+            full = base + path
             digest = read.get(path)
             state = _known(full, digest, status) if digest and status is not None else None
             if state is None:
                 state = _state(full)
-            tokens.append(state[0] if state is not None else None)
-
-        stamps = self._stamps(token)
-        complete = [t for t in tokens if t is not None]
-        return stamps, self._key(complete) if len(complete) == len(tokens) else None
+            if state is None:
+                return None  # a FIFO, a device: not replayed
+            tokens.append(state[0])
+        return self._key(tokens)
 
     # -- a hit ------------------------------------------------------------------------
     def replay(self) -> int | None:
@@ -285,8 +291,8 @@ class Warm:
                     stream.flush()
             sys.stdout, sys.stderr = saved
         if self.confirmed and self.taken and self.listing is not None and code in (0, 1) and self._head() == self.head:
-            stamps, key = self._after()
-            if key and stamps == self.stamps:
+            key = self._after()
+            if key:
                 self._store(key, code, chunks)
         return code
 
@@ -441,8 +447,8 @@ def _probe(path: Path) -> str:
 
 def _known(full: str, digest: str, status: os.stat_result) -> tuple[str, str] | None:
     """`_state` for a path whose bytes the engine read (`digest`), without reading them again,
-    from its lstat; None when it is not a file or a symlink to one now (then `_state` says what
-    it is)."""
+    from its lstat as stamped before the run; None when it was not a file or a symlink to one
+    (then `_state` says what it is now)."""
     try:
         if stat.S_ISREG(status.st_mode):
             return f"f {digest}", digest

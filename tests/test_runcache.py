@@ -274,14 +274,15 @@ def test_entries_are_written_through_a_temporary_and_a_rename(repo: Path) -> Non
     assert check(repo, "-q").hit and (check(repo, "-q").stdout, check(repo, "-q").stderr) == outputs.pop()
 
 
-def test_a_file_changed_while_the_check_ran_is_not_kept(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                        capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+def test_a_file_changed_while_the_check_ran_is_never_replayed(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capfdbinary: pytest.CaptureFixture[bytes]) -> None:
     """Whether the files were hashed before the run (an entry whose stamps match) or not (none yet),
-    an edit while the engine runs leaves no entry: its output may be of either version."""
+    what a run whose file was edited while the engine ran printed is never replayed: the entry's
+    key is the bytes the engine read, its stamps were taken before the edit."""
     from portlint.start import main
 
     monkeypatch.chdir(repo)
-    run = engine.Engine.run
+    run, replay = engine.Engine.run, runcache.Warm.replay
     script = repo / "ray.sub"
 
     def editing(self: engine.Engine) -> engine.Outcome:
@@ -289,19 +290,40 @@ def test_a_file_changed_while_the_check_ran_is_not_kept(repo: Path, monkeypatch:
         script.write_bytes(script.read_bytes() + b"\n# edited while the check ran\n")
         return outcome
 
+    def replayed() -> int | None:
+        warm = runcache.prepare(["check"])
+        assert warm is not None
+        return warm.replay()
+
     monkeypatch.setattr(engine.Engine, "run", editing)
     assert main(["check"]) == 1
-    assert not entries(repo)  # no entry yet: the key would have been made after the run
+    assert replayed() is None  # no entry yet: the key is made after the run, from what it read
     monkeypatch.setattr(engine.Engine, "run", run)
     assert main(["check"]) == 1
-    (entry,) = entries(repo)
-    stored = entry.read_bytes()
-    warm = runcache.prepare(["check"])
-    assert warm is not None and warm.replay() == 1  # the stamps match: hashed before the run, a hit
+    assert replayed() == 1  # the stamps match: hashed before the run, a hit
     monkeypatch.setattr(runcache.Warm, "replay", lambda self: None if self.hash_files() else None)  # hashed, no replay
     monkeypatch.setattr(engine.Engine, "run", editing)
     assert main(["check"]) == 1
-    assert entry.read_bytes() == stored  # not rewritten from a run whose files changed under it
+    monkeypatch.setattr(runcache.Warm, "replay", replay)
+    monkeypatch.setattr(engine.Engine, "run", run)
+    assert replayed() is None
+    assert main(["check"]) == 1  # the file as it is now: a run, then a hit
+    assert replayed() == 1
+
+
+def test_the_files_are_stamped_once_before_the_run_and_not_again_after_it(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                         capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    """(An lstat of every path a second time, after the output, only to find what the key already says.)"""
+    from portlint.start import main
+
+    monkeypatch.chdir(repo)
+    stamped: list[int] = []
+    real = runcache.Warm._stamps
+    monkeypatch.setattr(runcache.Warm, "_stamps", lambda self, each=None: stamped.append(1) or real(self, each))
+    assert main(["check"]) == 1
+    assert stamped == [1] and len(entries(repo)) == 1
+    assert main(["check"]) == 1  # a hit: stamped, hashed, replayed
+    assert stamped == [1, 1]
 
 
 def test_the_run_lists_what_was_hashed(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
