@@ -727,6 +727,86 @@ def test_the_socket_analysis_keeps_what_it_walks_and_what_that_calls() -> None:
     assert kept(renamed, python_outline.outline(renamed), python_outline.definitions(renamed, python_outline.outline(renamed))) is None
 
 
+# What a byte reading tells apart as the tree does: fixtures given to tests as parameters, names
+# that only contain a bind's word, a bind with nothing to bind, attributes read or stored on self.
+BY_THE_WORD = """\
+import socket
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("", 0))
+        return s.getsockname()[1]
+
+def test_fixture(free_port, other=None):
+    client.connect(("localhost", free_port))
+    check(free_port=free_port, key=lambda free_port: free_port)
+
+def test_called(free_port):
+    server.start(free_port())
+
+def test_continued(free_port):
+    server.start(free_port \\
+                 ())
+
+def test_default(port=free_port()):
+    server.start(port)
+
+def test_annotated(free_port: free_port):
+    return free_port
+
+def test_attribute(free_port):
+    return registry.free_port
+
+def test_global(free_port):
+    def inner():
+        global free_port
+        return free_port
+    return inner
+
+def configure(bind_host, server_args: ServerArgs, rebind=None):
+    return bind_host, server_args
+
+class Bridge:
+    def bind(self):
+        self.adapter = Adapter()
+        self.scheduler.bind()
+
+class Holder:
+    def open(self):
+        self.sock = socket.socket()
+        self.sock.bind(("", 0))
+        self.seen = self.name
+
+    def describe(self):
+        return self.sock.getsockname()
+
+    def other(self):
+        return self.name, self.adapter
+"""
+
+
+def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree() -> None:
+    """sockets.kept reads the bytes: a parameter named like a function (a pytest fixture) is no use
+    of it where the analysis' tree is not (not a call, an attribute, a default or annotation, or a
+    `global`); `bind_host`, `ServerArgs` and `.bind()` are no binds; an attribute another method
+    only reads brings no method (`self.name`), one a method may store does (`self.sock`)."""
+    import ast
+
+    from portlint.analysis import module, sockets
+    from portlint.extract import python_outline
+
+    data = BY_THE_WORD.encode()
+    lines = python_outline.outline(data)
+    assert lines is not None
+    definitions = python_outline.definitions(data, lines)
+    reached = {definitions[index][0] for index in sockets._Spans(data, lines, definitions).reached()}
+    assert reached == {"free_port", "test_called", "test_continued", "test_default", "test_annotated",
+                       "test_attribute", "test_global", "inner", "open", "describe"}
+    hot, _ = module.ModuleIndex(ast.parse(data), None, data)._hot()
+    assert {node.name for node in hot} <= reached
+    assert {node.name for node in hot} >= {"free_port", "test_called", "test_continued", "test_default", "open"}
+
+
 def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkeypatch) -> None:  # noqa: ANN001
     """A file the socket analysis reads is parsed without the functions nothing reaches; what it
     extracts (sites, commands, findings, exports) is what the whole module gives, for the shape
@@ -747,7 +827,7 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
     assert sparse.extraction.sockets is not None and sparse.extraction.sockets.findings  # the probe, found
 
     root = Path(__file__).resolve().parent.parent
-    texts = [SPARSE.encode(), *(path.read_bytes() for path in sorted(root.glob("fixtures/**/*.py")))]
+    texts = [SPARSE.encode(), BY_THE_WORD.encode(), *(path.read_bytes() for path in sorted(root.glob("fixtures/**/*.py")))]
     for path in sorted(root.glob("tests/test_*.py")):
         texts += [node.value.encode() for node in ast.walk(ast.parse(path.read_bytes()))
                   if isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -762,7 +842,7 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
         for names in (NameFilter(), NameFilter(["MASTER_PORT", "server.port"])):
             monkeypatch.setattr(python_outline, "outline", outline)
             kept = extract_file("m.py", "python", data, names)
-            monkeypatch.setattr(python_outline, "outline", lambda data: None)  # the whole module, always
+            monkeypatch.setattr(python_outline, "outline", lambda data, until=None: None)  # the whole module, always
             assert kept == extract_file("m.py", "python", data, names), data[:200]
         compared += 1
     assert compared > 60

@@ -252,24 +252,35 @@ class _Usage:
 
 def _function_names(function: Function, first: str, lines: list[int] | None = None) -> set[str]:
     """`_names` of a function: its body's (nested functions' included) without its parameters, and
-    what its decorators, defaults and annotations read where it is defined. A parameter is no
-    function of the module: a pytest fixture's name, given to the tests that use it, makes them
-    use no function (on AReaL, 13 of the 16 functions of one test module walked path by path).
-    But a call of one still counts, as the flow resolves a call by its name; so does an
-    attribute of that name."""
+    what its decorators, defaults and annotations read where it is defined (`signature_names`).
+    A parameter is no function of the module: a pytest fixture's name, given to the tests that
+    use it, makes them use no function (on AReaL, 13 of the 16 functions of one test module
+    walked path by path). But a call of one still counts, as the flow resolves a call by its
+    name; so does an attribute of that name."""
+    return signature_names(function, first) | _names(list(function.body), first, lines, parameters(function))
+
+
+def parameters(function: Function) -> frozenset[str]:
     arguments = function.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
-    parameters = [argument for argument in every if argument is not None]
+    return frozenset(argument.arg for argument in every if argument is not None)
+
+
+def signature_names(function: Function, first: str = "") -> set[str]:
+    """The names a function's decorators, defaults and annotations read (where it is defined)."""
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
     outside: list[ast.AST | None] = [*function.decorator_list, *arguments.defaults, *arguments.kw_defaults,
-                                     *(p.annotation for p in parameters), function.returns]
-    local = frozenset(p.arg for p in parameters)
-    return _names([node for node in outside if node is not None], first) | _names(list(function.body), first, lines, local)
+                                     *(argument.annotation for argument in every if argument is not None),
+                                     function.returns]
+    return _names([node for node in outside if node is not None], first)
 
 
 def _names(nodes: list[ast.AST], first: str, lines: list[int] | None = None, local: frozenset[str] = frozenset()) -> set[str]:
     """The names used under the nodes, with `_SOURCE` when a call binds (`first`: the first parameter
-    of the method they are in, else ""); with `lines` (sorted), only in the statements that hold one;
-    without the `local` ones (but as attributes)."""
+    of the method they are in, else ""); with `lines` (sorted), only in the statements that hold one.
+    A `local` name (a parameter of the function they are in: sockets.kept reads its bytes alike)
+    counts only as an attribute, as the name of a call, or declared `global` or `nonlocal`."""
     found: set[str] = set()
     stack = nodes
     pop, push, extend = stack.pop, stack.append, stack.extend
@@ -288,9 +299,13 @@ def _names(nodes: list[ast.AST], first: str, lines: list[int] | None = None, loc
             push(node.value)
             continue
         if isinstance(node, FUNCTIONS):
-            found.add(node.name)
+            if node.name not in local:
+                found.add(node.name)
         else:
-            found.update(_names_of(node))
+            named = _names_of(node)
+            if local and named and not isinstance(node, (ast.Global, ast.Nonlocal)):
+                named = tuple(name for name in named if name not in local)
+            found.update(named)
             if isinstance(node, ast.Call):
                 if _binds(node, first):
                     found.add(_SOURCE)

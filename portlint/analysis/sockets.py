@@ -134,13 +134,14 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     `analyse` walks only the functions where a bound socket can appear (ModuleIndex._hot): a bind
     or a server in their lines, the name of such a function, or an attribute a method of theirs
     keeps on `self`; and it asks for the summary of every function those call, and theirs. So a
-    function is kept when its lines spell a bind word, the name of a function kept so or an
-    attribute written `self.NAME` in one, to a fixpoint, and so is the whole class of such a
-    method (its other methods read what it keeps on `self`); then every function named as an
-    identifier of a function kept, to a fixpoint (one kept name keeps every function so named).
+    function is kept when its lines spell a bind's call, the name of a function kept so or an
+    attribute one may store on `self`, as the tree is read (`_Spans`: a parameter of that name
+    is none of these), to a fixpoint, and so is the whole class of such a method (its other
+    methods read what it keeps on `self`); then every function named as an identifier of a
+    function kept, to a fixpoint (one kept name keeps every function so named).
     The rest is never walked: in a long test module with one probe, most of it (AReaL's 92 KiB
     tests/test_local_scheduler.py keeps 39%)."""
-    from portlint.analysis.tree import spelling
+    from portlint.analysis.tree import searchable, spelling
     from portlint.extract import python_outline
     from portlint.source import line_starts
 
@@ -150,10 +151,13 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     if "" in by_name:
         return None  # a name a kept function may call could not be read
     ascii_module = data.isascii()
-    spelled = spelling(data, definitions, _BIND_WORDS, whole=False, also=lambda index: _spelled(
-        data, ascii_module, definitions[index][1], definitions[index][2], _SELF_ATTRIBUTE))
-    assert spelled is not None  # every name is read
-    hot = spelled[0]
+    if searchable(data)[0] == data:  # what a search must find is in the bytes, at their offsets
+        hot = _Spans(data, lines, definitions).reached()
+    else:
+        spelled = spelling(data, definitions, _BIND_WORDS, whole=False, also=lambda index: _spelled(
+            data, ascii_module, definitions[index][1], definitions[index][2], _SELF_ATTRIBUTE))
+        assert spelled is not None  # every name is read
+        hot = spelled[0]
     found, reached = set(hot), list(hot)
     read: list[tuple[int, int]] = []  # the spans read for names: a function inside one spells nothing new
     while reached:  # the functions they call, and those these call
@@ -169,6 +173,226 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     whole = {definitions[i][1] for i in found} | python_outline.enclosing_classes(data, lines, (definitions[i][1] for i in hot))
     offsets = line_starts(data)
     return sorted(whole), [bisect.bisect_right(offsets, start) for start in python_outline.module_code(data, lines)]
+
+
+class _Spans:
+    """`kept`'s functions where a bound socket can appear: a superset of `ModuleIndex._hot`'s, read
+    from a module's bytes, that tells apart what its tree does:
+      - a bind: a function spelling a call `module._binds` may take for one (`.bind(` with
+        something in the brackets, `...Server(`, `make_server(`), not a longer name (`bind_host`,
+        `ServerArgs`) nor `.bind()`;
+      - a word that is a parameter of the function (`module.parameters`) counts there only where
+        `module._function_names` may count it: in a decorator, a default or an annotation that
+        reads it, as an attribute (`.word`), as a call (`word(`), or anywhere in a function that
+        declares a name `global` or `nonlocal`. A pytest fixture's name makes its tests no use
+        of it (on AReaL, 21 of the 32 functions of one test module are not parsed);
+      - an attribute on `self` brings the functions that spell it only where a method may store
+        a value in it (`_stored`), not where one only reads it.
+    Where a name's `.` or `(` may be on another line, it counts. The bytes are what a search must
+    find (`tree.searchable`: no line changes when Python reads it); definitions nest
+    (python_outline.definitions)."""
+
+    def __init__(self, data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]]) -> None:
+        self.data = data
+        self.lines = lines
+        self.definitions = definitions
+        self.firsts = [first for _, first, _ in definitions]  # in order: `definitions` finds them so
+        self.parents: list[int] = []  # the innermost definition around each, else -1
+        open_: list[int] = []
+        for index, (_, first, _) in enumerate(definitions):
+            while open_ and definitions[open_[-1]][2] <= first:
+                open_.pop()
+            self.parents.append(open_[-1] if open_ else -1)
+            open_.append(index)
+        self.signatures: dict[int, tuple[frozenset[str], frozenset[str], bool] | None] = {}
+
+    def reached(self) -> set[int]:
+        data, definitions = self.data, self.definitions
+        found: set[int] = set()
+        for seed in _BIND_WORDS:
+            at = data.find(seed)
+            while at != -1:
+                if _binds_here(data, *_identifier(data, at, at + len(seed))):
+                    found.update(self._around(at))
+                at = data.find(seed, at + 1)
+        frontier, searched = list(found), set[str]()
+        while frontier:
+            words: set[str] = set()
+            for index in frontier:
+                name, first, end = definitions[index]
+                words.add(name)
+                words.update(self._stored(first, end))
+            frontier = []
+            for word in words - searched:
+                searched.add(word)
+                needle = word.encode()
+                at = data.find(needle)
+                while at != -1:
+                    if _identifier(data, at, at + len(needle)) == (at, at + len(needle)):
+                        for index in self._around(at):
+                            if index not in found and self._counts(index, word, at):
+                                found.add(index)
+                                frontier.append(index)
+                    at = data.find(needle, at + 1)
+        return found
+
+    def _stored(self, first: int, end: int) -> set[str]:
+        """The attributes written `self.NAME` in data[first:end] where a value may be stored
+        (`expressions.assign`'s `self_stores`, all `_kept_on_self` seeds others with), not only
+        read. Where a name goes on past ASCII, every one, as Python reads them."""
+        data = self.data
+        found = set()
+        for match in _SELF_ATTRIBUTE[0].finditer(data, first, end):
+            if match.end() < len(data) and data[match.end()] >= 0x80:
+                return _spelled(data, False, first, end, _SELF_ATTRIBUTE)
+            if self._may_store(match.start(), match.end()):
+                found.add(match.group(1).decode())
+        return found
+
+    def _may_store(self, start: int, end: int) -> bool:
+        """Whether `self.NAME` at data[start:end] may be where `expressions.assign` stores a value:
+        its logical line assigns after it (`self.x = `, `self.x += `, `self.x: int = `, `self.a,
+        self.b = `) or reads a target before it (`for self.x in`, `with f() as self.x:`)."""
+        starts = self.lines.starts
+        line = bisect.bisect_right(starts, start) - 1
+        if line < 0 or start > self.lines.ends[line]:
+            return True  # not in a statement this reader knows of
+        return _ASSIGNED.search(self.data, end, self.lines.ends[line]) is not None or \
+            _TARGET_AFTER.search(self.data, starts[line], start) is not None
+
+    def _around(self, at: int) -> list[int]:
+        """The definitions whose span holds offset `at`, innermost first."""
+        index = bisect.bisect_right(self.firsts, at) - 1
+        while index >= 0 and self.definitions[index][2] <= at:
+            index = self.parents[index]
+        around = []
+        while index >= 0:
+            around.append(index)
+            index = self.parents[index]
+        return around
+
+    def _counts(self, index: int, word: str, at: int) -> bool:
+        """Whether the word at offset `at`, inside the definition, may be a use `_function_names` reads."""
+        header = self._header(index)
+        if header is None:
+            return True
+        start, end = header
+        needle = word.encode()
+        spelled = self.data.find(needle, start, end)
+        while spelled != -1 and _identifier(self.data, spelled, spelled + len(needle)) != (spelled, spelled + len(needle)):
+            spelled = self.data.find(needle, spelled + 1, end)
+        if spelled == -1:
+            return True  # not in its header: no parameter of it
+        signature = self._signature(index, start, end)
+        if signature is None:
+            return True
+        parameters, reads, scoped = signature
+        if word not in parameters or at < start or word in reads or scoped:
+            return True
+        return _attribute_or_call(self.data, at, at + len(needle))
+
+    def _header(self, index: int) -> tuple[int, int] | None:
+        """Where the logical line of a definition's `def` starts and ends (its decorators before it)."""
+        data, starts = self.data, self.lines.starts
+        line = bisect.bisect_left(starts, self.firsts[index])
+        while line < len(starts) and data[starts[line]] == _AT:
+            line += 1
+        return (starts[line], self.lines.ends[line]) if line < len(starts) else None
+
+    def _signature(self, index: int, start: int, end: int) -> tuple[frozenset[str], frozenset[str], bool] | None:
+        """A definition's parameters, the names its defaults and annotations read, and whether it
+        declares a name `global` or `nonlocal`; None where its header does not parse alone."""
+        if index in self.signatures:
+            return self.signatures[index]
+        from portlint.analysis.module import parameters, signature_names
+
+        found = None
+        header = self.data[start:end]
+        for text in (header + b"\n pass\n", header + b"\n"):  # `def f(x):`, then `def f(x): return x`
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    node = ast.parse(text).body[0]
+            except (SyntaxError, ValueError, RecursionError, MemoryError, IndexError):
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                scoped = _SCOPED.search(self.data, self.firsts[index], self.definitions[index][2]) is not None
+                found = parameters(node), frozenset(signature_names(node)), scoped
+            break
+        self.signatures[index] = found
+        return found
+
+
+_DOT, _OPEN, _CLOSE, _EQUALS, _AT = (ord(c) for c in ".()=@")
+_ASSIGNED = re.compile(rb"(?<![=!<>])=(?!=)")  # `=`, `+=`, a keyword's: not `==`, `<=`, `>=`, `!=`
+_TARGET_AFTER = re.compile(rb"\b(?:for|as)\b")
+_SCOPED = re.compile(rb"\b(?:global|nonlocal)\b")
+
+
+def _next(data: bytes, at: int) -> int:
+    """Where the first byte from `at` past blanks and line continuations is, on that line; -1 at
+    the line's end (a comment, a newline: inside brackets the expression goes on) or the bytes'."""
+    size = len(data)
+    while at < size:
+        byte = data[at]
+        if byte in b" \t":
+            at += 1
+        elif byte == 0x5C and data.startswith(b"\n", at + 1):  # a backslash ending the line
+            at += 2
+        else:
+            return -1 if byte in b"\n#" else at
+    return -1
+
+
+def _previous(data: bytes, at: int) -> int:
+    """Where the last byte before `at` past blanks and line continuations is; -1 at a line's start."""
+    at -= 1
+    while at >= 0:
+        byte = data[at]
+        if byte in b" \t":
+            at -= 1
+        elif byte == 0x0A and at > 0 and data[at - 1] == 0x5C:  # a continued line
+            at -= 2
+        else:
+            return -1 if byte == 0x0A else at
+    return -1
+
+
+def _attribute_or_call(data: bytes, start: int, end: int) -> bool:
+    """The name data[start:end] may be read as an attribute (`x.name`) or called (`name(`): when
+    what is before or after it is on another line, it may."""
+    before, after = _previous(data, start), _next(data, end)
+    return before == -1 or data[before] == _DOT or after == -1 or data[after] == _OPEN
+
+
+def _binds_here(data: bytes, start: int, end: int) -> bool:
+    """The identifier data[start:end] may be the name `module._binds` reads a bind's call for: `.bind(`
+    with something in the brackets, `...Server(`, `make_server(` (when unsure, it may)."""
+    name = data[start:end]
+    after = _next(data, end)
+    if name == b"bind":
+        before = _previous(data, start)
+        if before != -1 and data[before] != _DOT:
+            return False
+        if after == -1:
+            return True
+        inside = _next(data, after + 1) if data[after] == _OPEN else 0
+        return data[after] == _OPEN and (inside == -1 or data[inside] != _CLOSE)
+    return (name.endswith(b"Server") or name in _SERVER_NAMES) and (after == -1 or data[after] == _OPEN)
+
+
+def _identifier(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """The span of the identifier data[start:end] is part of (a byte of a non-ASCII character is
+    one of an identifier's: no word ends or starts beside one)."""
+    while start and (data[start - 1] in _WORD):
+        start -= 1
+    while end < len(data) and data[end] in _WORD:
+        end += 1
+    return start, end
+
+
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" + bytes(range(0x80, 0x100)))
+_SERVER_NAMES = frozenset(name.encode() for name in _SERVERS)
 
 
 def _parse(data: bytes) -> ast.Module | None:
