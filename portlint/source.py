@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import cached_property
-from itertools import accumulate
 
 from portlint.literals import of_last
 
@@ -12,11 +11,15 @@ from portlint.literals import of_last
 @of_last
 def line_starts(data: bytes) -> list[int]:
     """The byte offset where each line starts (after each newline), the first at 0: not to be
-    changed by the caller. The lengths of the lines summed in C: a Python loop over `find`
-    cost ~1.4x as much. Those of the last bytes asked about are kept: the extractor, the
-    command reader and the code analyses each ask for them of the same module (AReaL: ~15 ms
-    each time over its 3.7 MiB to extract)."""
-    return list(accumulate(map((1).__add__, map(len, data.split(b"\n")[:-1])), initial=0))
+    changed by the caller. The ends of `re`'s matches of the newlines: summing the lengths of
+    the lines `split` gives cost ~1.25x as much over AReaL's Python, a Python loop over `find`
+    ~1.7x. Those of the last bytes asked about are kept: the extractor, the command reader and
+    the code analyses each ask for them of the same module."""
+    return [0, *map(_END, _NEWLINE.finditer(data))]
+
+
+_NEWLINE = re.compile(b"\n")
+_END = re.Match.end
 
 
 class Source:
