@@ -3,9 +3,11 @@
 `matcher(patterns)` is `pathspec.GitIgnoreSpec.from_lines(patterns).match_file`.
 Where every pattern is a name that may hold `*` (`conftest.py`, `test_*.py`,
 `**/*.py`), or a folder's (`tests/`, `*.egg-info/`) — the shapes of every
-default — the path's parts are matched by one regular expression instead: a
-name matches any part, a folder's any part but the last, and `*` is any run of
-characters but `/`. Importing pathspec costs ~14 ms of a check of this
+default — the path's parts are matched without it: a name matches any part, a
+folder's any part but the last, and `*` is any run of characters but `/`. A name
+without `*` is looked up among the parts, one that starts with its only `*` is
+what a part ends with (`.py` before a `/` or the end), the others are one regular
+expression anchored where a part starts. Importing pathspec costs ~14 ms of a check of this
 machine, more than listing a repository: its backends are dataclasses, whose
 methods are compiled when it is imported. A pattern of any other shape (a
 slash inside, `?`, `[...]`, a negation, an escape, a comment) goes to pathspec.
@@ -26,6 +28,9 @@ def matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
     """Whether a repository-relative path matches one of the patterns, as git ignores paths."""
     names: list[str] = []
     folders: list[str] = []
+    ends: list[str] = []  # `*X` (`*.py`, `*.egg-info/`): X ending a part, wherever it is
+    plain_names: set[str] = set()  # names and folders without `*`: a part they are
+    plain_folders: set[str] = set()
     for pattern in patterns:
         simple = _SIMPLE.fullmatch(pattern)
         if simple is None or "**" in simple.group(1):
@@ -33,13 +38,28 @@ def matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
 
             spec = pathspec.GitIgnoreSpec.from_lines(patterns)
             return lambda path: bool(spec.match_file(path))
-        (folders if simple.group(2) else names).append(re.escape(simple.group(1)).replace(r"\*", "[^/]*"))
+        name, folder = simple.groups()
+        if "*" not in name:
+            (plain_folders if folder else plain_names).add(name)
+        elif name.startswith("*") and "*" not in name[1:]:
+            ends.append(re.escape(name[1:]) + ("/" if folder else r"(?:/|\Z)"))
+        else:
+            (folders if folder else names).append(re.escape(name).replace(r"\*", "[^/]*"))
     alternatives = []
     if names:
         alternatives.append(rf"(?:{'|'.join(names)})(?:/|\Z)")
     if folders:
         alternatives.append(rf"(?:{'|'.join(folders)})/")
-    if not alternatives:
-        return lambda path: False
-    search = re.compile(rf"(?:\A|/)(?:{'|'.join(alternatives)})").search
-    return lambda path: search(path) is not None
+    # Where a part starts is asked only of what starts with neither `*` nor a plain name: `(?:\A|/)`
+    # tried at every byte of every path cost 3-4x these (~4 ms of AReaL's listing, before the pool).
+    parts = [rf"(?:\A|/)(?:{'|'.join(alternatives)})"] if alternatives else []
+    search = re.compile("|".join([*parts, *ends])).search if parts or ends else None
+
+    def matches(path: str) -> bool:
+        if plain_names or plain_folders:
+            split = path.split("/")
+            if not plain_names.isdisjoint(split) or plain_folders and not plain_folders.isdisjoint(split[:-1]):
+                return True
+        return search is not None and search(path) is not None
+
+    return matches

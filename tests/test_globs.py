@@ -25,12 +25,14 @@ PARTS = (
     "build", "rebuild", "build.sh", "dist", "dist-packages", "site-packages", ".git", ".github", ".venv", "venv",
     "node_modules", ".tox", ".nox", "__pycache__", "pkg.egg-info", ".egg-info", "egg-info", "a.yaml", "a.yml",
     "a.YAML", ".yaml", "run.sh", "run.bash", "job.sub", "job.sbatch", "x.py", "README.md", "a.markdown", "Makefile",
+    "a+b.py", "ab.py", "x.d+", ".d+", "x.dd", "(e)", "e", "y.f", ".f", "yf",
 )
 SETS = {
     "include": DEFAULT_INCLUDE,
     "exclude": DEFAULT_EXCLUDE,
     "test_paths": DEFAULT_TEST_PATHS,
     "names and folders": ("*.md", "docs/", "x*y", "**/a.yaml", "test*"),
+    "plain, ending and inner, with characters a regex reads": ("a+b.py", "*.d+/", "(e)/", "*.f", "x.*"),
     "a pattern pathspec must read": ("tests/", "examples/**/*.yaml", "!examples/keep.yaml"),
 }
 
