@@ -273,3 +273,36 @@ def test_the_index_is_json_msgspec_writes_and_json_where_a_path_is_not_utf8() ->
     index["files"]["\udce9.py"] = ["k", None]
     assert cache._encoded(index) == json.dumps(index, separators=(",", ":")).encode()
     assert json.loads(cache._encoded(index)) == index
+
+
+def test_portlints_fingerprint_is_its_files_paths_sizes_and_times(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Editing, adding, moving or touching a .py/.json/.yaml file of the package changes it; what is
+    under __pycache__ or of another kind does not."""
+    package = tmp_path / "fingerprinted"
+    (package / "sub").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "a.py").write_text("A = 1\n")
+    (package / "table.json").write_text("{}\n")
+    (package / "notes.txt").write_text("x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cache, "_PACKAGES", ("fingerprinted",))
+
+    def fingerprint() -> str:
+        monkeypatch.setattr(cache, "_SOURCE_HASH", None)
+        return cache._source_hash()
+
+    first = fingerprint()
+    assert fingerprint() == first
+    (package / "notes.txt").write_text("changed\n")
+    (package / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    assert fingerprint() == first
+    seen = {first}
+    for change in (lambda: (package / "sub" / "a.py").write_text("A = 22\n"),
+                   lambda: os.utime(package / "table.json", ns=(1, 1)),
+                   lambda: (package / "sub" / "b.yaml").write_text("k: v\n"),
+                   lambda: (package / "sub" / "b.yaml").rename(package / "b.yaml")):
+        change()
+        now = fingerprint()
+        assert now not in seen
+        seen.add(now)
