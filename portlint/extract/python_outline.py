@@ -211,16 +211,13 @@ def _sound(data: bytes, at: int) -> bool:
     depth = 0
     for event in _TAIL.finditer(data, at):
         kind = event.lastindex
-        if kind == 1:
-            depth += 1
-        elif kind == 2:
-            depth -= 1
-            if depth < 0:
-                return False
-        elif kind == 3:
-            return False
-        else:  # the end
+        if kind is None:  # the end
             break
+        if kind == 3:  # a string that does not end, a stray backslash
+            return False
+        depth += 1 if kind == 1 else -1
+        if depth < 0:
+            return False
     return depth == 0
 
 
