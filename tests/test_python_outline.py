@@ -337,7 +337,7 @@ def _walked(body: bytes) -> bool:
     """An f-string body read field by field, as `_body_as_before` does when the plain fields do not
     take it whole."""
     at, end = 0, len(body)
-    while (at := python_outline._LITERAL.match(body, at, end).end()) < end:  # type: ignore[union-attr]
+    while (at := python_outline._fstrings().literal.match(body, at, end).end()) < end:  # type: ignore[union-attr]
         if body[at] != ord("{") or (at := python_outline._field_end(body, at + 1, end, spec=True)) < 0:
             return False
     return True
@@ -348,13 +348,12 @@ FIELD_PIECES = [b"x", b"a.b", b"{", b"}", b"{{", b"}}", b"!r", b"!z", b":", b">4
 
 
 def test_plain_fields_are_read_as_field_by_field() -> None:
-    """`_PLAIN_FIELDS` takes a body whole only where reading it field by field reaches its end too,
+    """`_FStrings.plain` takes a body whole only where reading it field by field reaches its end too,
     and `_body_as_before` answers as that reading, on every body of up to four pieces and on
     the bodies of the f-strings of these tests."""
     import ast as ast_module
     from pathlib import Path
 
-    assert python_outline._PLAIN_FIELDS is not None
     bodies = [b"".join(parts) for size in range(5) for parts in itertools.product(FIELD_PIECES, repeat=size)]
     for path in sorted(Path(__file__).resolve().parent.glob("test_*.py")):
         for node in ast_module.walk(ast_module.parse(path.read_bytes())):
@@ -362,7 +361,7 @@ def test_plain_fields_are_read_as_field_by_field() -> None:
                 bodies.append(ast_module.get_source_segment(path.read_text(), node).encode()[2:-1])
     plain = 0
     for body in bodies:
-        if python_outline._PLAIN_FIELDS.match(body).end() == len(body):
+        if python_outline._fstrings().plain.match(body).end() == len(body):
             assert _walked(body), body
             plain += 1
         assert python_outline._body_as_before(body, 0, len(body)) is _walked(body), body
@@ -370,7 +369,7 @@ def test_plain_fields_are_read_as_field_by_field() -> None:
 
 
 def test_the_f_string_search_finds_every_prefix_the_plain_pattern_finds() -> None:
-    """`_FSTRING` opens with the prefix's letters so that `re` can skip to them; it matches where
+    """`_FStrings.fstring` opens with the prefix's letters so that `re` can skip to them; it matches where
     the plain pattern (no identifier character, then the prefix, then a quote) matches: on shapes
     written for it and on every module of these tests and of portlint."""
     import re
@@ -385,5 +384,5 @@ def test_the_f_string_search_finds_every_prefix_the_plain_pattern_finds() -> Non
     roots = [Path(__file__).resolve().parent, Path(portlint.__file__).resolve().parent]
     texts = [*shapes, *(path.read_bytes() for root in roots for path in sorted(root.rglob("*.py")))]
     for text in texts:
-        assert [m.span() for m in python_outline._FSTRING.finditer(text)] == [m.span() for m in plain.finditer(text)], text[:80]
+        assert [m.span() for m in python_outline._fstrings().fstring.finditer(text)] == [m.span() for m in plain.finditer(text)], text[:80]
     assert sum(1 for text in texts for _ in plain.finditer(text)) > 500

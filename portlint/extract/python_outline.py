@@ -39,6 +39,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import NamedTuple
 
 # Everything a statement boundary cannot hide in, taken whole: a run of other bytes, a comment,
 # a string (triple-quoted ones may hold newlines), a line continuation.
@@ -86,13 +87,7 @@ _FUNCTION_NAME = re.compile(rb"(?:async[ \t]+)?def[ \t]+([A-Za-z_][A-Za-z0-9_]*)
 # 3.11 does, from its quote to the next one. Where every field of that span closes inside it and
 # holds a comment or a backslash only inside a string of its own, Python reads the string to the
 # same quote (`_fields_as_before`); elsewhere the module is parsed whole. (3.14's t-strings too.)
-# The pattern opens with the letters a prefix starts with, not with the lookbehind (no
-# identifier character before the prefix): `re` then skips to those letters, where with the
-# lookbehind first it tried every byte (3.5x the time over 11,000 files, the same matches).
 _TEMPLATE_LETTERS = b"fFtT" if sys.version_info >= (3, 14) else b"fF"
-_FSTRING = re.compile(
-    rb"[" + _TEMPLATE_LETTERS + rb"rR](?<![A-Za-z0-9_][" + _TEMPLATE_LETTERS + rb"rR])"
-    rb"(?:(?<=[" + _TEMPLATE_LETTERS + rb"])[rR]?|(?<=[rR])[" + _TEMPLATE_LETTERS + rb"])['\"]")
 _FIELDS_ARE_CODE = sys.version_info >= (3, 12)
 _OPEN_FIELD, _CLOSE_FIELD, _BANG, _COLON = b"{}!:"
 _CLOSING = {ord("("): ord(")"), ord("["): ord("]"), ord("{"): ord("}")}
@@ -103,21 +98,40 @@ if sys.version_info >= (3, 11):
     _EVENTS: re.Pattern[bytes] | None = re.compile(_EVENT)
     _LEAD: re.Pattern[bytes] | None = re.compile(_LEADING)
     _TAIL: re.Pattern[bytes] | None = re.compile(_TAIL_EVENT)
-    _STRING_AS_BEFORE: re.Pattern[bytes] | None = re.compile(rb"(?s)" + _STRING)  # as _EVENTS reads one
-    # Between fields: text, and `{{` / `}}`. In a field: a step of its expression (group 1: a
-    # bracket that opens, 2: one that closes, 3: `:` or `!`, 4: what a field may not hold
-    # before 3.12: a comment, a backslash, a quote that ends no string).
-    _LITERAL: re.Pattern[bytes] | None = re.compile(rb"(?:[^{}]++|\{\{|\}\})*+")
-    # Text and plain fields: an expression with no bracket, quote, comment, backslash, `=`, `!` or
-    # `:`, then a conversion and a spec without fields of its own. `_field_end` reads each to the
-    # same `}`; most f-strings hold only those (on 3.13 reading every field one step at a time was
-    # more than half of the tokenizer's time on AReaL).
-    _PLAIN_FIELDS: re.Pattern[bytes] | None = re.compile(
-        rb"(?:[^{}]++|\{\{|\}\}|\{[^{}()\[\]'\"#\\:!=]*+(?:![rsa])?+(?::[^{}]*+)?+\})*+")
-    _STEP: re.Pattern[bytes] | None = re.compile(
-        rb"(?s)[^{}()\[\]'\"#\\:!]++|!=|" + _ONE_LINE_STRING + rb"|([(\[{])|([)\]}])|([:!])|(.)")
 else:  # pragma: no cover - no possessive quantifiers before 3.11
-    _EVENTS = _LEAD = _TAIL = _STRING_AS_BEFORE = _LITERAL = _STEP = _PLAIN_FIELDS = None
+    _EVENTS = _LEAD = _TAIL = None
+
+
+class _FStrings(NamedTuple):
+    """What reads f-strings as 3.12+ does (`_fields_as_before`), compiled when first asked for:
+    never on 3.11, where an f-string is read as the events read it (~1.5 ms of each process)."""
+
+    fstring: re.Pattern[bytes]  # where an f-string opens: its prefix and quote
+    string: re.Pattern[bytes]  # a string as `_EVENTS` reads one
+    literal: re.Pattern[bytes]  # between fields: text, and `{{` / `}}`
+    plain: re.Pattern[bytes]  # text and plain fields, to the body's end
+    # In a field: a step of its expression (group 1: a bracket that opens, 2: one that closes, 3: `:`
+    # or `!`, 4: what a field may not hold before 3.12: a comment, a backslash, a quote that ends no string).
+    step: re.Pattern[bytes]
+
+
+@cache
+def _fstrings() -> _FStrings:
+    return _FStrings(
+        # The pattern opens with the letters a prefix starts with, not with the lookbehind (no
+        # identifier character before the prefix): `re` then skips to those letters, where with the
+        # lookbehind first it tried every byte (3.5x the time over 11,000 files, the same matches).
+        re.compile(rb"[" + _TEMPLATE_LETTERS + rb"rR](?<![A-Za-z0-9_][" + _TEMPLATE_LETTERS + rb"rR])"
+                   rb"(?:(?<=[" + _TEMPLATE_LETTERS + rb"])[rR]?|(?<=[rR])[" + _TEMPLATE_LETTERS + rb"])['\"]"),
+        re.compile(rb"(?s)" + _STRING),
+        re.compile(rb"(?:[^{}]++|\{\{|\}\})*+"),
+        # An expression with no bracket, quote, comment, backslash, `=`, `!` or `:`, then a conversion
+        # and a spec without fields of its own. `_field_end` reads each to the same `}`; most f-strings
+        # hold only those (on 3.13 reading every field one step at a time was more than half of the
+        # tokenizer's time on AReaL).
+        re.compile(rb"(?:[^{}]++|\{\{|\}\}|\{[^{}()\[\]'\"#\\:!=]*+(?:![rsa])?+(?::[^{}]*+)?+\})*+"),
+        re.compile(rb"(?s)[^{}()\[\]'\"#\\:!]++|!=|" + _ONE_LINE_STRING + rb"|([(\[{])|([)\]}])|([:!])|(.)"),
+    )
 
 
 class Outline:
@@ -222,14 +236,13 @@ def _sound(data: bytes, at: int) -> bool:
 
 
 def _fields_as_before(data: bytes) -> bool:
-    """Every f-string of the module ends where Python 3.11 would end it (see _FSTRING): each of
+    """Every f-string of the module ends where Python 3.11 would end it (see _fstrings): each of
     its fields closes before that quote, with no comment or backslash outside a nested string.
     Also asked of `f"` inside a comment or another string: a false no only costs a whole parse."""
-    if _STRING_AS_BEFORE is None or _LITERAL is None:
-        return False  # pragma: no cover - before 3.11
-    for found in _FSTRING.finditer(data):
+    patterns = _fstrings()
+    for found in patterns.fstring.finditer(data):
         quote = found.end() - 1
-        string = _STRING_AS_BEFORE.match(data, quote)
+        string = patterns.string.match(data, quote)
         if string is None:
             continue  # no string that ends starts here: the outline declines if one does (kind 5)
         side = 3 if data.startswith(data[quote:quote + 1] * 3, quote) else 1
@@ -240,12 +253,12 @@ def _fields_as_before(data: bytes) -> bool:
 
 def _body_as_before(data: bytes, at: int, end: int) -> bool:
     """An f-string's body, data[at:end], whose every field closes before `end` as 3.11 and 3.12
-    both read it. Most bodies hold only plain fields (_PLAIN_FIELDS: one match); the others are
+    both read it. Most bodies hold only plain fields (`_FStrings.plain`: one match); the others are
     read field by field."""
-    assert _PLAIN_FIELDS is not None and _LITERAL is not None
-    if _PLAIN_FIELDS.match(data, at, end).end() == end:  # type: ignore[union-attr]
+    patterns = _fstrings()
+    if patterns.plain.match(data, at, end).end() == end:  # type: ignore[union-attr]
         return True
-    while (at := _LITERAL.match(data, at, end).end()) < end:  # type: ignore[union-attr]
+    while (at := patterns.literal.match(data, at, end).end()) < end:  # type: ignore[union-attr]
         if data[at] != _OPEN_FIELD or (at := _field_end(data, at + 1, end, spec=True)) < 0:
             return False  # a `}` alone, or a field read otherwise since 3.12
     return True
@@ -255,10 +268,10 @@ def _field_end(data: bytes, at: int, end: int, spec: bool) -> int:
     """Where the field whose expression starts at `at` ends (after its `}`), or -1 when it
     does not close before `end` as 3.11 and 3.12 both read it. `spec`: its format spec may
     hold fields of its own (one level, as Python allows)."""
-    assert _STEP is not None
+    steps = _fstrings().step
     brackets: list[int] = []
     while at < end:
-        step = _STEP.match(data, at, end)
+        step = steps.match(data, at, end)
         assert step is not None  # `.` takes any byte
         at = step.end()
         if step.lastindex == 1:
