@@ -225,15 +225,11 @@ class _Spans:
             frontier = []
             for word in words - searched:
                 searched.add(word)
-                needle = word.encode()
-                at = data.find(needle)
-                while at != -1:
-                    if _identifier(data, at, at + len(needle)) == (at, at + len(needle)):
-                        for index in self._around(at):
-                            if index not in found and self._counts(index, word, at):
-                                found.add(index)
-                                frontier.append(index)
-                    at = data.find(needle, at + 1)
+                for at in _spelled_at(data, word.encode()):
+                    for index in self._around(at):
+                        if index not in found and self._counts(index, word, at):
+                            found.add(index)
+                            frontier.append(index)
         return found
 
     def _stored(self, first: int, end: int) -> set[str]:
@@ -278,10 +274,7 @@ class _Spans:
             return True
         start, end = header
         needle = word.encode()
-        spelled = self.data.find(needle, start, end)
-        while spelled != -1 and _identifier(self.data, spelled, spelled + len(needle)) != (spelled, spelled + len(needle)):
-            spelled = self.data.find(needle, spelled + 1, end)
-        if spelled == -1:
+        if next(_spelled_at(self.data, needle, start, end), None) is None:
             return True  # not in its header: no parameter of it
         signature = self._signature(index, start, end)
         if signature is None:
@@ -293,11 +286,13 @@ class _Spans:
 
     def _header(self, index: int) -> tuple[int, int] | None:
         """Where the logical line of a definition's `def` starts and ends (its decorators before it)."""
-        data, starts = self.data, self.lines.starts
-        line = bisect.bisect_left(starts, self.firsts[index])
-        while line < len(starts) and data[starts[line]] == _AT:
-            line += 1
-        return (starts[line], self.lines.ends[line]) if line < len(starts) else None
+        from portlint.extract.python_outline import decorated
+
+        line = bisect.bisect_left(self.lines.starts, self.firsts[index])
+        if line == len(self.lines.starts):
+            return None
+        line = decorated(self.data, self.lines, line)
+        return self.lines.starts[line], self.lines.ends[line]
 
     def _signature(self, index: int, start: int, end: int) -> tuple[frozenset[str], frozenset[str], bool] | None:
         """A definition's parameters, the names its defaults and annotations read, and whether it
@@ -323,7 +318,7 @@ class _Spans:
         return found
 
 
-_DOT, _OPEN, _CLOSE, _EQUALS, _AT = (ord(c) for c in ".()=@")
+_DOT, _OPEN, _CLOSE = (ord(c) for c in ".()")
 _ASSIGNED = re.compile(rb"(?<![=!<>])=(?!=)")  # `=`, `+=`, a keyword's: not `==`, `<=`, `>=`, `!=`
 _TARGET_AFTER = re.compile(rb"\b(?:for|as)\b")
 _SCOPED = re.compile(rb"\b(?:global|nonlocal)\b")
@@ -379,6 +374,15 @@ def _binds_here(data: bytes, start: int, end: int) -> bool:
         inside = _next(data, after + 1) if data[after] == _OPEN else 0
         return data[after] == _OPEN and (inside == -1 or data[inside] != _CLOSE)
     return (name.endswith(b"Server") or name in _SERVER_NAMES) and (after == -1 or data[after] == _OPEN)
+
+
+def _spelled_at(data: bytes, word: bytes, start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Where data[start:end] spells `word` as a whole identifier."""
+    at = data.find(word, start, end)
+    while at != -1:
+        if _identifier(data, at, at + len(word)) == (at, at + len(word)):
+            yield at
+        at = data.find(word, at + 1, end)
 
 
 def _identifier(data: bytes, start: int, end: int) -> tuple[int, int]:

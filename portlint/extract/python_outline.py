@@ -342,9 +342,7 @@ def definitions(data: bytes, lines: Outline) -> list[tuple[str, int, int]]:
         i = bisect.bisect_left(starts, head)
         if i == count or starts[i] != head:
             continue  # inside a line: a string, a comment, `undef (`
-        first = i
-        while first > 0 and indents[first - 1] == indents[i] and data.startswith(b"@", starts[first - 1]):
-            first -= 1
+        first = first_decorator(data, lines, i)
         last = lines.body_end(i + 1, count, indents[i])
         match = _FUNCTION_NAME.match(data, starts[i])
         name = match.group(1).decode() if match is not None else ""
@@ -369,11 +367,24 @@ def enclosing_classes(data: bytes, lines: Outline, offsets: Iterable[int]) -> se
                 break
             indent = indents[i]
             if _CLASS.match(data, starts[i]) is not None:
-                first = i
-                while first > 0 and indents[first - 1] == indent and data.startswith(b"@", starts[first - 1]):
-                    first -= 1
-                found.add(heads[first])
+                found.add(heads[first_decorator(data, lines, i)])
     return found
+
+
+def first_decorator(data: bytes, lines: Outline, line: int) -> int:
+    """The logical line where the statement at logical line `line` starts: its first decorator's."""
+    starts, indents = lines.starts, lines.indents
+    while line > 0 and indents[line - 1] == indents[line] and data[starts[line - 1]] == _AT:
+        line -= 1
+    return line
+
+
+def decorated(data: bytes, lines: Outline, line: int) -> int:
+    """The logical line from `line` past its decorators: what they decorate (the last line at most)."""
+    starts = lines.starts
+    while data[starts[line]] == _AT and line + 1 < len(starts):
+        line += 1
+    return line
 
 
 def module_code(data: bytes, lines: Outline) -> list[int]:
@@ -511,9 +522,7 @@ class _Blanker:
 
     def _decorated(self, line: int) -> int:
         """Where the statement starting at logical line `line` starts, past its decorators."""
-        while self.data.startswith(b"@", self.starts[line]) and line + 1 < len(self.starts):
-            line += 1
-        return self.starts[line]
+        return self.starts[decorated(self.data, self.lines, line)]
 
     def _is_match(self, header: int) -> bool:
         at = self.starts[header]
