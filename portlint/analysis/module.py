@@ -261,19 +261,22 @@ def _function_names(function: Function, first: str, lines: list[int] | None = No
 
 
 def parameters(function: Function) -> frozenset[str]:
-    arguments = function.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
-    return frozenset(argument.arg for argument in every if argument is not None)
+    return frozenset(argument.arg for argument in _arguments(function))
 
 
 def signature_names(function: Function, first: str = "") -> set[str]:
     """The names a function's decorators, defaults and annotations read (where it is defined)."""
     arguments = function.args
-    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
     outside: list[ast.AST | None] = [*function.decorator_list, *arguments.defaults, *arguments.kw_defaults,
-                                     *(argument.annotation for argument in every if argument is not None),
-                                     function.returns]
+                                     *(argument.annotation for argument in _arguments(function)), function.returns]
     return _names([node for node in outside if node is not None], first)
+
+
+def _arguments(function: Function) -> list[ast.arg]:
+    """Every parameter of the function: positional, keyword-only, `*args` and `**kwargs`."""
+    arguments = function.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+    return [argument for argument in every if argument is not None]
 
 
 def _names(nodes: list[ast.AST], first: str, lines: list[int] | None = None, local: frozenset[str] = frozenset()) -> set[str]:
