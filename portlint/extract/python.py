@@ -55,9 +55,9 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     hot, hot_starts = _hot_lines(source, names)
     # A line with a command word is where the command reader starts: without one it reads nothing.
     command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
-    parsed = _parse(source, hot, hot_starts, command_hot, sockets.uses_sockets(source.data),
-                    rendezvous.worth_reading(source.data))
-    analysed = analysis.worth_reading(source.data)
+    socket_code, starts = sockets.uses_sockets(source.data), rendezvous.worth_reading(source.data)
+    parsed = _parse(source, hot, hot_starts, command_hot, socket_code, starts)
+    analysed = socket_code or starts  # analysis.worth_reading
     if isinstance(parsed, Extraction):
         return parsed
     tree, only_hot = parsed
@@ -126,12 +126,15 @@ def _kept(data: bytes, lines: python_outline.Outline, definitions: list[tuple[st
           starts: bool) -> tuple[list[int], list[int]] | None:
     """What the code analyses reading the module read of it, kept whole in a sparse tree: the
     statements (where they start) and the lines of the module's own code; None: all of it."""
-    parts = [rendezvous.kept(data, definitions)] if starts else []
-    if socket_code:
-        parts.append(sockets.kept(data, lines, definitions))
-    if any(part is None for part in parts):
-        return None
-    return [at for part in parts if part for at in part[0]], sorted({line for part in parts if part for line in part[1]})
+    functions: list[int] = []
+    kept_lines: set[int] = set()
+    for kept in (rendezvous.kept(data, definitions) if starts else ([], []),
+                 sockets.kept(data, lines, definitions) if socket_code else ([], [])):
+        if kept is None:
+            return None
+        functions += kept[0]
+        kept_lines.update(kept[1])
+    return functions, sorted(kept_lines)
 
 
 class _SiteFinder(Visitor):
