@@ -32,11 +32,13 @@ def run(count: int, do: Callable[[int], Any], workers: int, meanwhile: Callable[
     if count > TASKS:
         raise ValueError(f"{count} tasks: a pool numbers at most {TASKS}")
     done: dict[int, Any] = {}
-    ran: list[object] = []  # meanwhile's result, once it has run
+    ran = False
 
     def once() -> None:
+        nonlocal ran
         if not ran:
-            ran.append(meanwhile())
+            ran = True
+            meanwhile()
 
     if workers > 1 and count > 1 and hasattr(os, "fork"):
         with contextlib.suppress(OSError):  # no pipes here: this process does every task
