@@ -114,6 +114,7 @@ def check(  # noqa: PLR0913
 ) -> int:
     """Check the repository (the default command)."""
     from portlint import runcache
+    from portlint.config import load_for
     from portlint.engine import Options, fewer_collections, run
 
     _statistics_format(statistics, output_format)
@@ -121,7 +122,7 @@ def check(  # noqa: PLR0913
         shown = "--statistics" if statistics else f"--output-format {output_format}"
         raise click.UsageError(f"--diff prints a unified diff; it does not combine with {shown}")
     given, paths = paths, paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
-    config = _load(paths[0], config_args, ephemeral_floor)
+    config = load_for(paths[0], config_args, ephemeral_floor)
     if show_settings or show_files:
         from portlint import settings
 
@@ -160,13 +161,6 @@ def check(  # noqa: PLR0913
     if exit_non_zero_on_fix and outcome.changed:
         return EXIT_PROBLEMS
     return EXIT_PROBLEMS if outcome.problems or (diff and outcome.changed) else EXIT_CLEAN
-
-
-def _load(start: Path, config_args: tuple[str, ...], ephemeral_floor: str | None = None) -> Config:
-    """The config for `start`: `--config` values split into a file and `KEY = VALUE` overrides."""
-    from portlint.config import load_for
-
-    return load_for(start, config_args, ephemeral_floor)
 
 
 def _not_in_git_note(config: Config, quiet: bool) -> None:
@@ -334,8 +328,9 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
 def clean(path: Path | None) -> int:
     """Remove the cache (.portlint_cache/) at the repository root."""
     from portlint import cache
+    from portlint.config import load_for
 
-    root = _load(path or Path.cwd(), ()).root
+    root = load_for(path or Path.cwd(), ()).root
     removed = cache.clean(root)
     shown = os.path.relpath(root / cache.DIRECTORY, Path.cwd())
     click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
