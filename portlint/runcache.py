@@ -142,14 +142,8 @@ class Warm:
             self.listing = self.git.files()
             if self.listing is not None:
                 self.paths = [p for p in self.listing if discover.may_read(p)]
-                sizes: dict[str, int] = {}
-
-                def sized(path: str, _: str, status: os.stat_result | None) -> None:
-                    self.statuses.append(status)
-                    if status is not None:
-                        sizes[path] = status.st_size
-
-                self.stamps = self._stamps(sized)
+                self.stamps = self._stamps()
+                sizes = {path: status.st_size for path, status in zip(self.paths, self.statuses) if status is not None}
                 discover.stated(self.root, sizes)  # the run shares its work by them: no stat again
         return self.listing
 
@@ -182,21 +176,20 @@ class Warm:
         h.update(_read_text(_RANGE).encode() + b"\0")
         return h.hexdigest()
 
-    def _stamps(self, each: Callable[[str, str, os.stat_result | None], None] | None = None) -> str:
-        """Mode, inode, size and modification time of every path a check may read; `each` is
-        told every path, its full name and its lstat (None when it has none)."""
+    def _stamps(self) -> str:
+        """Mode, inode, size and modification time of every path a check may read, hashed; each
+        path's lstat kept in `statuses` (None where it has none)."""
         parts = []  # hashed at once: an update per path cost a third of this
         base = os.path.join(str(self.root), "")
+        self.statuses = []
         for path in self.paths:
-            full = base + path
             status: os.stat_result | None = None
             try:
-                status = os.lstat(full)
+                status = os.lstat(base + path)
                 parts.append(f"{path}\0{status.st_mode} {status.st_ino} {status.st_size} {status.st_mtime_ns}\0")
             except OSError as error:
                 parts.append(f"{path}\0e{error.errno}\0")
-            if each is not None:
-                each(path, full, status)
+            self.statuses.append(status)
         return hashlib.sha256(_encoded("".join(parts))).hexdigest()
 
     def _key(self, tokens: list[str]) -> str:

@@ -319,7 +319,7 @@ def test_the_files_are_stamped_once_before_the_run_and_not_again_after_it(repo: 
     monkeypatch.chdir(repo)
     stamped: list[int] = []
     real = runcache.Warm._stamps
-    monkeypatch.setattr(runcache.Warm, "_stamps", lambda self, each=None: stamped.append(1) or real(self, each))
+    monkeypatch.setattr(runcache.Warm, "_stamps", lambda self: stamped.append(1) or real(self))
     assert main(["check"]) == 1
     assert stamped == [1] and len(entries(repo)) == 1
     assert main(["check"]) == 1  # a hit: stamped, hashed, replayed
