@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from msgspec import Struct, field
 
-from portlint import analysis, cache, discover, frozen, pool, writer
+from portlint import GC_THRESHOLDS, analysis, cache, discover, frozen, pool, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
 from portlint.edits import apply, compatible
@@ -797,12 +797,11 @@ def drop_scanned_ahead() -> None:
 
 
 def fewer_collections() -> None:
-    """A check allocates millions of short-lived objects (parse trees, YAML nodes) and few cycles:
-    collecting every 700 allocations took ~20% of a run; every 100,000 keeps memory bounded."""
+    """Collections rare for a check (portlint.GC_THRESHOLDS), and none of what is loaded by now."""
     import gc
 
-    gc.freeze()  # what is loaded by now (modules, the config) is never garbage
-    gc.set_threshold(100_000, 50, 1000)
+    gc.freeze()  # modules, the config: never garbage
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _mentions(data: bytes, name: str) -> bool:
