@@ -187,6 +187,15 @@ def test_cold_statements_become_empty_lines_and_an_empty_body_a_pass() -> None:
     assert sparse(text, [6]) == b"\n\n\nclass A:\n\n    def f(self, port=1):\n        pass\n\n\n"
 
 
+def test_a_run_of_cold_statements_is_blanked_as_one_with_the_comment_lines_between_them() -> None:
+    text = "a = 1\n# a comment\nb = 2\n\nport = 3\nc = 4\n"
+    assert sparse(text, [5]) == b"\n\n\n\nport = 3\n\n"
+
+
+def test_a_module_of_comments_alone_is_kept_as_it_is() -> None:
+    assert sparse("# port 8000\n# nothing else\n", [1]) == b"# port 8000\n# nothing else\n"
+
+
 def test_a_last_line_without_a_newline_is_a_line_like_any_other() -> None:
     """(It used to be read from inside itself, from a bracket or a quote, and the module parsed whole.)"""
     assert sparse("x = f(1)\ndef f(port=1):\n    return (1,\n2)", [2]) == b"\ndef f(port=1):\n    pass\n"

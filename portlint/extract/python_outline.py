@@ -458,43 +458,62 @@ class _Blanker:
         self.whole_lines = whole_lines or []  # sorted offsets of lines whose top-level statements are kept so
 
     def block(self, first: int, stop: int, indent: int) -> None:
-        """The statements of logical lines first..stop-1, all at `indent` (a body, or the module)."""
-        statements = []
-        data, starts, indents, body_end = self.data, self.starts, self.indents, self.lines.body_end
-        i = first
-        while i < stop:
-            if indents[i] != indent:
-                raise _Unsure  # a dedent to a level never opened, or an indented line after a simple one
-            start = i
-            while i < stop and data[starts[i]] == _AT:
-                i += 1  # decorators, then what they decorate
-            parts = []  # (header line, end of its body) of the statement and each of its clauses
-            while i < stop:
-                header = i
-                i = body_end(i + 1, stop, indent)
-                parts.append((header, i))
-                if i >= stop or indents[i] != indent or data[starts[i]] not in _CLAUSE_FIRST or not self._is_clause(i):
-                    break
-            if not parts:
+        """The statements of logical lines first..stop-1, all at `indent` (a body, or the module).
+
+        Each logical line at `indent` starts a statement, a clause of one or a decorator's line:
+        they are found by a search of the indents' bytes for that byte, and which statements
+        hold a hot line by one walk along both, in order. A run of cold statements is blanked
+        as one (the comment lines between them too: the tree is the same)."""
+        data, starts, levels = self.data, self.starts, self.lines.levels
+        if first >= stop:
+            return  # no statement (a module of comments)
+        if levels[first] != indent or (indent and _shallower(indent - 1).search(levels, first, stop)):
+            raise _Unsure  # a dedent to a level never opened, or an indented line after a simple one
+        heads = [first]
+        while (at := levels.find(indent, heads[-1] + 1, stop)) != -1:
+            heads.append(at)
+        heads.append(stop)
+        statements = []  # (its first head, its last): decorators, the statement, its clauses
+        k, count = 0, len(heads) - 1
+        while k < count:
+            start = k
+            while k < count and data[starts[heads[k]]] == _AT:
+                k += 1  # decorators, then what they decorate
+            if k == count:
                 raise _Unsure  # decorators that decorate nothing
-            statements.append((start, parts))
-        if not statements:
-            return
-        cold = [not self._holds_hot(start, parts[-1][1] - 1) for start, parts in statements]
+            while k + 1 < count and data[starts[heads[k + 1]]] in _CLAUSE_FIRST and self._is_clause(heads[k + 1]):
+                k += 1
+            statements.append((start, k))
+            k += 1
+        hot, ends = self.hot, self.ends
+        h = 0
+        cold = []
+        for first_head, last_head in statements:
+            low, high = starts[heads[first_head]] - indent, ends[heads[last_head + 1] - 1]
+            while h < len(hot) and hot[h] < low:
+                h += 1
+            cold.append(not (h < len(hot) and hot[h] <= high))
         if first and self._is_match(first - 1):
             cold = [False] * len(cold)  # `case` clauses are no statements: the parser reads every pattern
         if all(cold):  # nothing left: a body keeps its header valid with a `pass`
             self._blank(first, stop - 1, indent if first > 0 else -1)
             return
-        for (start, parts), blank in zip(statements, cold):
+        run = -1  # the first line of the cold statements before this one
+        for (first_head, last_head), blank in zip(statements, cold):
             if blank:
-                self._blank(start, parts[-1][1] - 1, -1)
+                run = heads[first_head] if run < 0 else run
                 continue
-            if self._kept_whole(start, parts[-1][1] - 1, top=not first):
+            if run >= 0:
+                self._blank(run, heads[first_head] - 1, -1)
+                run = -1
+            if self._kept_whole(heads[first_head], heads[last_head + 1] - 1, top=not first):
                 continue
+            parts = [(heads[j], heads[j + 1]) for j in range(first_head, last_head + 1) if data[starts[heads[j]]] != _AT]
             for header, end in self._without_cold_elifs(parts):
                 if end > header + 1:
                     self.block(header + 1, end, self.indents[header + 1])
+        if run >= 0:
+            self._blank(run, stop - 1, -1)
 
     def _kept_whole(self, first: int, last: int, top: bool) -> bool:
         line = self.starts[first] - self.indents[first]
