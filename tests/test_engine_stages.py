@@ -153,6 +153,34 @@ def test_a_worker_that_dies_after_sending_some_results_leaves_the_rest_to_this_p
         assert engine.extract_many(jobs, run.names) == serial
 
 
+def test_frames_are_taken_whole_however_the_reads_cut_them() -> None:
+    """A frame that comes in pieces is taken once it is whole, with the frames that came with its
+    last piece; what comes after the last whole frame waits for the rest."""
+    framed = [pool._LENGTH.pack(len(frame)) + frame
+              for frame in (pickle.dumps((number, bytes([number]) * 5000 * number)) for number in (1, 2, 3))]
+    frames = b"".join(framed)
+    first, second = len(framed[0]), len(framed[0]) + len(framed[1])
+    # a length cut in two, a frame completed exactly, then one whole frame and the start of the next
+    pieces = [frames[:3], frames[3:first - 9], frames[first - 9:first], frames[first:second + 10], frames[second + 10:]]
+    results, sending = os.pipe()
+    os.set_blocking(results, False)
+    worker = pool._Worker(0, results)
+    done: dict[int, object] = {}
+    seen = []
+    try:
+        for piece in pieces:
+            os.write(sending, piece)
+            assert worker.read(done)
+            seen.append(sorted(done))
+        os.close(sending)
+        assert not worker.read(done)
+    finally:
+        os.close(results)
+    assert seen == [[], [], [1], [1, 2], [1, 2, 3]]
+    assert done == {number: bytes([number]) * 5000 * number for number in (1, 2, 3)}
+    assert not worker.pending
+
+
 def test_when_no_worker_can_be_forked_this_process_does_every_task(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     jobs, run = _jobs(demo)
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
