@@ -304,12 +304,10 @@ class _Spans:
         found = None
         header = self.data[start:end]
         for text in (header + b"\n pass\n", header + b"\n"):  # `def f(x):`, then `def f(x): return x`
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    node = ast.parse(text).body[0]
-            except (SyntaxError, ValueError, RecursionError, MemoryError, IndexError):
+            tree = _parse(text)
+            if tree is None or not tree.body:
                 continue
+            node = tree.body[0]
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 scoped = _SCOPED.search(self.data, self.firsts[index], self.definitions[index][2]) is not None
                 found = parameters(node), frozenset(signature_names(node)), scoped
