@@ -331,6 +331,16 @@ SPARSE_SHAPES = {
         "ｅｘｔｒａ = '--block'\nflag = '--head'\nvalue = 3\nflag = compute()\n"
         "def run():\n    x = 1\n    # the cmd\n    y = 2\n    cmd = (\n        f'ray start {extra} {flag!s} {value:>4}'\n    )\n    return cmd\n"
     ),
+    "placeholders and the scopes that assign their names": (
+        "extra = '--block'\nport = 1\n"
+        "def other():\n    extra = '--other'\n    (port) = 2\n    return extra\n"
+        "def launch(head):\n    extra = (  # the flags\n        '--head')\n    mode \\\n        = '--verbose'\n"
+        "    def later():\n        mode = '--late'\n        return mode\n"
+        "    ( port  # the port\n    ) = '--port=6379'\n    if head:\n        x = 1\n"
+        "    launch_cmd = f'ray start {extra} {mode} {port}'\n    return launch_cmd\n"
+        "class Config:\n    extra = '--address=x'\n    def run(self):\n"
+        "        subprocess.run(f'ray start {extra}', shell=True)\n"
+    ),
     "command functions inside others": (
         "def outer():\n    a = 1\n    b = 2\n    async def make_command(port):\n        note = 'x'\n"
         "        def inner():\n            return 'ray stop'\n        return f'ray start --port={port} {note}'\n"
@@ -339,6 +349,64 @@ SPARSE_SHAPES = {
         "        return 'ray start'\n    def other(self):\n        return 'ray start'\n"
     ),
 }
+
+
+@pytest.mark.parametrize("name", sorted(SPARSE_SHAPES))
+def test_the_hot_lines_lose_no_command_of_the_whole_module(name: str) -> None:
+    """What the reader reads with only its hot lines hot is what it reads with every line hot."""
+    import ast
+
+    from portlint.extract import python
+    from portlint.extract import python_commands as reader
+
+    data = SPARSE_SHAPES[name].encode()
+    source = Source("m.py", data)
+    every_line = list(range(1, data.count(b"\n") + 2))
+    whole = reader.commands(source, ast.parse(data), lambda line, column: python._offset(source, line, column), every_line)
+    assert whole
+    assert python_commands(data) == whole
+
+
+def test_the_hot_lines_are_those_that_spell_a_command_name_or_a_runner() -> None:
+    from portlint.extract import python_commands as reader
+
+    data = (
+        "description = 'a transcript'\n"  # 1: "script" inside another word
+        "system_prompt = 'x'\n"  # 2: a word of a name, but no runner is named so
+        "scripts = ['ray start']\n"  # 3: "scripts" is no command word
+        "launchCmd = 'ray start'\n"  # 4: camel case
+        "RAY_START_SCRIPT = 'ray start'\n"  # 5
+        "os.system('ray start')\n"  # 6
+        "proc = await asyncio.create_subprocess_shell(x)\n"  # 7
+        "out = (subprocess\n"  # 8
+        "       .run(x))\n"  # 9: the call's other line
+        "def build_cmdline(): pass\n"  # 10
+        "ｃｍｄ = 'ray start'\n"  # 11: read as `cmd`
+        "Subprocess = Popen = 1\n"  # 12: not `subprocess`; `Popen` alone is no runner
+    ).encode()
+    assert reader.hot_lines(data) == [4, 5, 6, 7, 8, 10, 11]
+
+
+def test_every_runner_has_a_part_that_makes_its_line_hot() -> None:
+    from portlint.extract import python_commands as reader
+
+    assert all(reader._RUNNER_PARTS.intersection(runner.split(".")) for runner in reader._RUNNERS)
+
+
+def test_a_placeholder_keeps_only_the_assignments_it_can_see() -> None:
+    """The sparse tree keeps the statements that assign a placeholder's name where the lookup
+    sees them (module level, a class body, a function around the placeholder), not in other
+    functions."""
+    import ast
+
+    from portlint.extract import python
+    from portlint.extract import python_commands as reader
+
+    data = SPARSE_SHAPES["placeholders and the scopes that assign their names"].encode()
+    parsed = python._parse(Source("m.py", data), [], [], reader.hot_lines(data), socket_code=False, starts=False)
+    assert isinstance(parsed, tuple)
+    assigned = sorted(node.lineno for node in ast.walk(parsed[0]) if isinstance(node, ast.Assign))
+    assert assigned == [1, 2, 8, 10, 15, 19, 22]  # not in other() (4-5) nor in later() (13)
 
 
 @pytest.mark.parametrize("name", sorted(SPARSE_SHAPES))

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
+from portlint.analysis.tree import Nesting, identifier_span
 from portlint.literals import holds, of_last
 from portlint.model import Layout
 from portlint.problem import Problem
@@ -196,14 +197,7 @@ class _Spans:
         self.data = data
         self.lines = lines
         self.definitions = definitions
-        self.firsts = [first for _, first, _ in definitions]  # in order: `definitions` finds them so
-        self.parents: list[int] = []  # the innermost definition around each, else -1
-        open_: list[int] = []
-        for index, (_, first, _) in enumerate(definitions):
-            while open_ and definitions[open_[-1]][2] <= first:
-                open_.pop()
-            self.parents.append(open_[-1] if open_ else -1)
-            open_.append(index)
+        self.nesting = Nesting(definitions)
         self.signatures: dict[int, tuple[frozenset[str], frozenset[str], bool] | None] = {}
 
     def reached(self) -> set[int]:
@@ -212,8 +206,8 @@ class _Spans:
         for seed in _BIND_WORDS:
             at = data.find(seed)
             while at != -1:
-                if _binds_here(data, *_identifier(data, at, at + len(seed))):
-                    found.update(self._around(at))
+                if _binds_here(data, *identifier_span(data, at, at + len(seed))):
+                    found.update(self.nesting.around(at))
                 at = data.find(seed, at + 1)
         frontier, searched = list(found), set[str]()
         while frontier:
@@ -226,7 +220,7 @@ class _Spans:
             for word in words - searched:
                 searched.add(word)
                 for at in _spelled_at(data, word.encode()):
-                    for index in self._around(at):
+                    for index in self.nesting.around(at):
                         if index not in found and self._counts(index, word, at):
                             found.add(index)
                             frontier.append(index)
@@ -256,17 +250,6 @@ class _Spans:
         return _ASSIGNED.search(self.data, end, self.lines.ends[line]) is not None or \
             _TARGET_AFTER.search(self.data, starts[line], start) is not None
 
-    def _around(self, at: int) -> list[int]:
-        """The definitions whose span holds offset `at`, innermost first."""
-        index = bisect.bisect_right(self.firsts, at) - 1
-        while index >= 0 and self.definitions[index][2] <= at:
-            index = self.parents[index]
-        around = []
-        while index >= 0:
-            around.append(index)
-            index = self.parents[index]
-        return around
-
     def _counts(self, index: int, word: str, at: int) -> bool:
         """Whether the word at offset `at`, inside the definition, may be a use `_function_names` reads."""
         header = self._header(index)
@@ -288,7 +271,7 @@ class _Spans:
         """Where the logical line of a definition's `def` starts and ends (its decorators before it)."""
         from portlint.extract.python_outline import decorated
 
-        line = bisect.bisect_left(self.lines.starts, self.firsts[index])
+        line = bisect.bisect_left(self.lines.starts, self.definitions[index][1])
         if line == len(self.lines.starts):
             return None
         line = decorated(self.data, self.lines, line)
@@ -309,7 +292,7 @@ class _Spans:
                 continue
             node = tree.body[0]
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                scoped = _SCOPED.search(self.data, self.firsts[index], self.definitions[index][2]) is not None
+                scoped = _SCOPED.search(self.data, self.definitions[index][1], self.definitions[index][2]) is not None
                 found = parameters(node), frozenset(signature_names(node)), scoped
             break
         self.signatures[index] = found
@@ -378,22 +361,11 @@ def _spelled_at(data: bytes, word: bytes, start: int = 0, end: int | None = None
     """Where data[start:end] spells `word` as a whole identifier."""
     at = data.find(word, start, end)
     while at != -1:
-        if _identifier(data, at, at + len(word)) == (at, at + len(word)):
+        if identifier_span(data, at, at + len(word)) == (at, at + len(word)):
             yield at
         at = data.find(word, at + 1, end)
 
 
-def _identifier(data: bytes, start: int, end: int) -> tuple[int, int]:
-    """The span of the identifier data[start:end] is part of (a byte of a non-ASCII character is
-    one of an identifier's: no word ends or starts beside one)."""
-    while start and (data[start - 1] in _WORD):
-        start -= 1
-    while end < len(data) and data[end] in _WORD:
-        end += 1
-    return start, end
-
-
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" + bytes(range(0x80, 0x100)))
 _SERVER_NAMES = frozenset(name.encode() for name in _SERVERS)
 
 

@@ -223,6 +223,51 @@ def spelling(data: bytes, definitions: Sequence[tuple[str, int, int]], seeds: It
     return found, hot
 
 
+class Nesting:
+    """How the functions of `definitions` (python_outline.definitions: name, first and end
+    offset) nest: which of them hold an offset of the module."""
+
+    def __init__(self, definitions: Sequence[tuple[str, int, int]]) -> None:
+        self.definitions = definitions
+        self.firsts = [first for _, first, _ in definitions]  # in order: `definitions` finds them so
+        self.parents: list[int] = []  # the innermost definition around each, else -1
+        open_: list[int] = []
+        for index, (_, first, _) in enumerate(definitions):
+            while open_ and definitions[open_[-1]][2] <= first:
+                open_.pop()
+            self.parents.append(open_[-1] if open_ else -1)
+            open_.append(index)
+
+    def innermost(self, at: int) -> int:
+        """The innermost definition whose span holds offset `at`, else -1."""
+        index = bisect.bisect_right(self.firsts, at) - 1
+        while index >= 0 and self.definitions[index][2] <= at:
+            index = self.parents[index]  # one that holds `at` and starts before this one holds it
+        return index
+
+    def around(self, at: int) -> list[int]:
+        """The definitions whose span holds offset `at`, innermost first."""
+        around = []
+        index = self.innermost(at)
+        while index >= 0:
+            around.append(index)
+            index = self.parents[index]
+        return around
+
+
+def identifier_span(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """The span of the identifier data[start:end] is part of (a byte of a non-ASCII character is
+    one of an identifier's: no word ends or starts beside one)."""
+    while start and (data[start - 1] in _WORD):
+        start -= 1
+    while end < len(data) and data[end] in _WORD:
+        end += 1
+    return start, end
+
+
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" + bytes(range(0x80, 0x100)))
+
+
 def constant_index(node: ast.Subscript) -> int | None:
     value = node.slice
     index = int_value(value)

@@ -19,16 +19,17 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from msgspec import structs
 
 from portlint.analysis.tree import (
     FUNCTIONS,
+    Nesting,
     Visitor,
     dotted,
-    lines_holding,
+    identifier_span,
     searchable,
     statement_holds_hot,
 )
@@ -67,20 +68,36 @@ def commands(source: Source, tree: ast.AST, offset_of: OffsetOf, hot: list[int])
     return tuple(sorted(finder.found, key=lambda command: (command.line, command.column)))
 
 
-# What a statement that reads a command must write: a command word of the name it assigns
-# (in any case: `words` lowers them; "cmd" stands for "cmds" and "cmdline") or the runner it
-# calls. A `return` reads one in a function named so, wherever the return is: such a
-# function is read whole.
-_HOT_WORDS = (
-    *sorted(w for w in _COMMAND_WORDS if not any(other != w and other in w for other in _COMMAND_WORDS)),
-    "subprocess", "system", "popen",
-)
+# What a statement that reads a command must spell, as a whole identifier (`searchable`: as
+# Python reads it): a name with a command word (`ray_start_cmd`, `launchScript`: what
+# `_assigned` reads; "cmd" is in "cmds" and "cmdline"), or a part of a runner's name. A
+# `return` reads one in a function named so, whose `def` spells the name. Identifiers are
+# found by these bytes in them, in any case; "description" or "system_prompt" holds none.
+_RUNNER_PARTS = frozenset(("subprocess", "system", "popen", "create_subprocess_shell"))  # one of each of _RUNNERS
+_COMMAND_STEMS = ("cmd", "command", "script")  # in every command word
+_HOT_BYTES = tuple(word.encode() for word in (*_COMMAND_STEMS, "subprocess", "system", "popen"))
 
 
 def hot_lines(data: bytes) -> list[int]:
-    """The lines (1-based, as ast counts them) that hold a word of _HOT_WORDS, in any case."""
+    """The lines (1-based, as ast counts them) that spell an identifier a command is read by:
+    a name with a command word, a part of a runner's name."""
     text, starts = searchable(data)
-    return sorted(lines_holding(text.lower(), starts, (word.encode() for word in _HOT_WORDS), whole=False))
+    lowered = text.lower()
+    judged: dict[bytes, bool] = {}
+    found = set()
+    for needle in _HOT_BYTES:
+        at = lowered.find(needle)
+        while at != -1:
+            first, end = identifier_span(text, at, at + len(needle))
+            name = text[first:end]
+            hot = judged.get(name)
+            if hot is None:
+                spelled = name.decode("utf-8", "replace")
+                hot = judged[name] = spelled in _RUNNER_PARTS or bool(_COMMAND_WORDS.intersection(words(spelled)))
+            if hot:
+                found.add(bisect.bisect_right(starts, at))
+            at = lowered.find(needle, end)
+    return sorted(found)
 
 
 # An f-string placeholder that is a bare name (`{extra}`, `{port!r}`, `{width:>4}`, `{x=}`): the
@@ -95,9 +112,11 @@ def kept(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int],
     (python_outline.definitions: name, first and end offset; kept by their first offsets, and
     so is one whose name it cannot read), and the lines that spell a name a placeholder of the
     code read may look up: the cold statements `_cold` reads assign such a name a constant, or
-    another value, and spell it. The code read is the logical lines that hold a hot line (a
-    literal is read from the statement it is in) and those functions. `line_offsets`: where
-    each of the module's lines starts."""
+    another value, and spell it as a target. Only where the lookup can see them: at module level
+    (a class body's are its scope's) or in a function around the code that reads the placeholder
+    (a function's own are dropped as it ends). The code read is the logical lines that hold a
+    hot line (a literal is read from the statement it is in) and those functions. `line_offsets`:
+    where each of the module's lines starts."""
     functions = [(first, end) for name, first, end in definitions if _named_like_a_command(name)]
     read = set(functions)
     starts, indents, ends = lines.starts, lines.indents, lines.ends
@@ -108,12 +127,37 @@ def kept(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int],
             i -= 1
         if i >= 0 and at <= ends[i]:  # else a blank or comment line between two statements
             read.add((starts[i] - indents[i], ends[i]))
-    names = {match.group(1) for start, end in read for match in _PLACEHOLDER.finditer(data, start, end)}
+    readers: dict[bytes, list[int]] = {}  # a placeholder's name -> where the code that reads it starts
+    for start, end in read:
+        for match in _PLACEHOLDER.finditer(data, start, end):
+            readers.setdefault(match.group(1), []).append(start)
     spelling: set[int] = set()
-    if names:
+    if readers:
         text, text_starts = searchable(data)  # a name may be written in another form NFKC reads as it
-        spelling = lines_holding(text, text_starts, names)
+        nesting = Nesting(definitions)
+        for name, where in readers.items():
+            for at in _assigned_at(text, name):
+                line = bisect.bisect_right(text_starts, at)
+                function = nesting.innermost(line_offsets[line - 1])
+                if function < 0 or any(definitions[function][1] <= start < definitions[function][2] for start in where):
+                    spelling.add(line)
     return sorted(spelling), [first for first, _ in functions]
+
+
+# What may follow the name an assignment's target is (`name = `, `name: str = `, `a = name = `,
+# `(name) = `, a line continued by a backslash or in brackets, a comment there): not `==`.
+_TARGET_END = re.compile(rb"[ \t\f]*+(?:=(?!=)|[:)\\#\n]|\Z)")
+
+
+def _assigned_at(text: bytes, name: bytes) -> Iterator[int]:
+    """Where a `searchable` text spells `name` as a whole identifier that may be an assignment's
+    target: what `_cold` and `_assigned` read a constant from, or forget one by."""
+    at = text.find(name)
+    while at != -1:
+        end = at + len(name)
+        if identifier_span(text, at, end) == (at, end) and _TARGET_END.match(text, end):
+            yield at
+        at = text.find(name, end)
 
 
 def _named_like_a_command(name: str) -> bool:
@@ -121,8 +165,8 @@ def _named_like_a_command(name: str) -> bool:
     python_outline.definitions cannot read)."""
     if not name:
         return True
-    lowered = name.lower()  # every command word holds a hot word, as `words` lowers it
-    return any(word in lowered for word in _HOT_WORDS) and bool(_COMMAND_WORDS & set(words(name)))
+    lowered = name.lower()  # every command word holds one of these, as `words` lowers it
+    return any(stem in lowered for stem in _COMMAND_STEMS) and bool(_COMMAND_WORDS.intersection(words(name)))
 
 
 class _Finder(Visitor):
