@@ -241,3 +241,18 @@ def test_the_extractor_parses_only_the_functions_a_start_or_a_teardown_can_reach
     assert sorted(kept) == ["cell", "cell", "cleanup", "run", "tearDown"]  # Other.cell: named as a kept function
     assert not any(f"def {name}(".encode() in sparse for name in ("report", "unrelated", "setUp", "test_one"))
     assert rendezvous.findings(data, ast.parse(sparse)) == rendezvous.findings(data, ast.parse(data)) == ()
+
+
+def test_a_file_is_read_for_a_call_of_a_start_s_own_name_not_of_a_longer_one() -> None:
+    """The byte test before any parse: `_start` takes `Engine(`, `LLM(` and `spawn(` calls by their
+    exact name, so `FSDPEngine(`, `AsyncLLM(` or `_spawn(` make no file worth reading."""
+    port = "for c in cells:\n    run(port=29500)\n"
+    worth = {
+        call: rendezvous.worth_reading(f"{call}\n{port}".encode())
+        for call in ("e = FSDPEngine(cfg)", "e = sglang.Engine(m)", "e = AsyncLLM(m)", "e = LLM (m)",
+                     "mp._spawn(f)", "mp.spawn(f)", "x = reinit_process_group", "dist.init_process_group")
+    }
+    assert worth == {
+        "e = FSDPEngine(cfg)": False, "e = sglang.Engine(m)": True, "e = AsyncLLM(m)": False, "e = LLM (m)": True,
+        "mp._spawn(f)": False, "mp.spawn(f)": True, "x = reinit_process_group": False, "dist.init_process_group": True,
+    }

@@ -43,9 +43,12 @@ CODE = "PL604"
 # One test per alternative: the literal it opens with (portlint.literals finds them all in one
 # pass, and most files hold none of them), then the pattern for the rest, only where the literal
 # is. One pattern opening with an alternation is many times slower: `re` cannot scan for a literal then.
+# A start is a call of a name (`_start`: `dist.init_process_group`, `sglang.Engine (`), not of a
+# longer one (`FSDPEngine(`, `_spawn(`); torchrun is a word of a command.
 _STARTS = tuple((literal, re.compile(pattern)) for literal, pattern in (
-    (b"init_process_group", rb"init_process_group"), (b"LLM", rb"LLM\s*\("), (b"Engine", rb"Engine\s*\("),
-    (b"spawn", rb"spawn\s*\("), (b"torchrun", rb"torchrun"), (b"torch.distributed.", rb"torch\.distributed\.(?:run|launch)"),
+    (b"init_process_group", rb"init_process_group(?<![\w]init_process_group)"),
+    (b"LLM", rb"LLM(?<![\w]LLM)\s*\("), (b"Engine", rb"Engine(?<![\w]Engine)\s*\("), (b"spawn", rb"spawn(?<![\w]spawn)\s*\("),
+    (b"torchrun", rb"torchrun"), (b"torch.distributed.", rb"torch\.distributed\.(?:run|launch)"),
 ))
 # A start is judged only on a literal port, so a file is read only where one is
 # written next to what would carry it: an environment key with its value, a
