@@ -5,7 +5,8 @@ port, a tool of the defaults table) look for these literals in every Python, YAM
 file. `literal in data` is one pass over the file per literal, and a literal most files
 lack costs a pass over all of it: ~20 passes over every byte of a repository's Python. RE2's
 Set (google-re2) matches every literal in one pass; `holds` asks it once per file (the last
-file's answer is kept) and tells whether one literal was among them.
+file's answer is kept) and tells whether one literal was among them. The prefilter's port
+tokens are found in the same pass (`port_token`).
 """
 from __future__ import annotations
 
@@ -49,6 +50,11 @@ def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
     return asked
 
 
+def port_token(data: bytes) -> bool:
+    """Whether the bytes hold a port token (discover.Prefilter's), found in the same pass."""
+    return _bits(data) >> len(NEEDLES) != 0
+
+
 def holds(data: bytes, literal: bytes) -> bool:
     """`literal in data`."""
     at = _INDEX.get(literal)
@@ -59,20 +65,23 @@ def holds(data: bytes, literal: bytes) -> bool:
 
 @of_last
 def _bits(data: bytes) -> int:
-    """A bit per needle the bytes hold."""
+    """A bit per needle the bytes hold, then one per port token."""
     return sum(1 << i for i in _matcher().Match(data) or ())
 
 
 @cache
 def _matcher() -> Any:
-    """The needles as one RE2 Set, compiled on first use."""
+    """The needles, then discover's port tokens, as one RE2 Set, compiled on first use."""
     import re2
+
+    from portlint.discover import RE2_PORT_TOKENS
 
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
-    options.literal = True
     matcher = re2.Set.SearchSet(options)
     for needle in NEEDLES:
-        matcher.Add(needle)
+        matcher.Add(re2.escape(needle))
+    for token in RE2_PORT_TOKENS:
+        matcher.Add(token)
     matcher.Compile()
     return matcher

@@ -93,3 +93,29 @@ def test_the_code_analyses_byte_tests_answer_as_asked_afresh(files: list[bytes])
     for data in files * 2:
         assert sockets.uses_sockets(data) == sockets.uses_sockets.__wrapped__(data)
         assert rendezvous.worth_reading(data) == rendezvous.worth_reading.__wrapped__(data)
+
+
+TOKEN_PIECES = st.one_of(
+    st.sampled_from([b"port", b"Port", b"PORT", b"import", b"aPort", b"APort", b"xPORT", b"XPORT", b"4port", b"_PORT",
+                     b"\xc3\xa9port", b"Por", b"ort", b"PORTS", b"support", b"\n", b" ", b"\x00", b"\xff"]),
+    st.sampled_from(NEEDLES),
+    st.binary(max_size=4),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(TOKEN_PIECES, max_size=10).map(b"".join), min_size=1, max_size=3))
+def test_the_port_tokens_of_the_one_pass_are_the_prefilters(files: list[bytes]) -> None:
+    """discover.RE2_PORT_TOKENS, found with the literals, find what discover._PORT_TOKENS find
+    (`re`, with look-behinds), and `Prefilter.held` answers as `search` does."""
+    plain, named = discover.prefilter(), discover.prefilter(["cluster.gcs_slot"])
+    for data in files:
+        assert literals.port_token(data) == any(token.search(data) for token in plain.tokens)
+        assert plain.held(data) == bool(plain.search(data)) and named.held(data) == bool(named.search(data))
+
+
+def test_a_prefilter_of_other_tokens_is_held_by_its_own_search() -> None:
+    """Only the prefilter of discover's own tokens takes them from the literals' pass."""
+    assert not discover.Prefilter((), ()).held(b"MASTER_PORT = 29500\n")
+    assert discover.prefilter().held(b"MASTER_PORT = 29500\n") and not discover.prefilter().held(b"import os\n")
+    assert discover.prefilter(["gcs_slot"]).held(b"gcs_slot: 1200\n")
