@@ -101,7 +101,7 @@ class Prefilter:
     def held(self, data: bytes) -> bool:
         """Whether `search` finds something, the tokens taken from the pass that finds every
         literal a byte test asks about (portlint.literals): for a file those tests read anyway
-        (Python, shell, YAML), no pass of their own (on AReaL ~15 ms of CPU)."""
+        (Python), no pass of their own (on AReaL ~10-15 ms of CPU)."""
         if not self.with_literals:
             return bool(self.search(data))
         return port_token(data) or any(data.find(name) != -1 for name in self.names)
