@@ -11,7 +11,7 @@ from portlint.engine import Engine, Options
 from portlint.extract import shell, yaml
 from portlint.model import Command
 from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.source import Source, line_starts
 
 
 def shell_commands(data: bytes) -> tuple[Command, ...]:
@@ -341,6 +341,14 @@ SPARSE_SHAPES = {
         "class Config:\n    extra = '--address=x'\n    def run(self):\n"
         "        subprocess.run(f'ray start {extra}', shell=True)\n"
     ),
+    "targets among other spellings": (
+        "import subprocess\nclass Job:\n    def __init__(self):\n        self.cmd = 'ray start'\n"
+        "    def build_cmdline(self):\n        return 'ray start --head'\n"
+        "def launch(c):\n    run(\n        cmd='ray stop',\n        script=f'ray start {c}',\n    )\n"
+        "    if c: run_cmd = 'ray start --block'\n    a = launch_cmd = 'ray start --address=x'\n"
+        "    b = \\\n        other_cmd = 'ray start --num-cpus=1'\n    d = (\n        last_cmd) = 'ray start --num-gpus=2'\n"
+        "    x = 1; semi_cmd = 'ray start --verbose'\n    print(run_cmd, 'a script')\n    return run_cmd\n"
+    ),
     "command functions inside others": (
         "def outer():\n    a = 1\n    b = 2\n    async def make_command(port):\n        note = 'x'\n"
         "        def inner():\n            return 'ray stop'\n        return f'ray start --port={port} {note}'\n"
@@ -385,6 +393,21 @@ def test_the_hot_lines_are_those_that_spell_a_command_name_or_a_runner() -> None
         "Subprocess = Popen = 1\n"  # 12: not `subprocess`; `Popen` alone is no runner
     ).encode()
     assert reader.hot_lines(data) == [4, 5, 6, 7, 8, 10, 11]
+
+
+def test_the_lines_read_are_those_where_a_command_name_may_be_a_target() -> None:
+    """Of the hot lines, the reader reads those where a name may be an assignment's target or
+    a function's, and a runner's: not an attribute, an argument, a string's word or a keyword
+    argument on a line of its own."""
+    from portlint.extract import python_commands as reader
+    from portlint.extract import python_outline
+
+    data = SPARSE_SHAPES["targets among other spellings"].encode()
+    lines = python_outline.outline(data)
+    assert lines is not None
+    hot = reader.hot_lines(data)
+    assert hot == [1, 4, 5, 9, 10, 12, 13, 15, 17, 18, 19, 20]
+    assert reader.read_lines(data, line_starts(data), lines, hot) == [1, 5, 12, 13, 15, 17, 18]
 
 
 def test_every_runner_has_a_part_that_makes_its_line_hot() -> None:

@@ -60,12 +60,12 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     analysed = socket_code or starts  # analysis.worth_reading
     if isinstance(parsed, Extraction):
         return parsed
-    tree, only_hot = parsed
+    tree, only_hot, command_hot = parsed
     finder = _SiteFinder(source, names, hot, blocks_hot=only_hot)
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
     commands: tuple[Command, ...] = ()
-    if command_hot is not None:  # the file mentions a tool
+    if command_hot:  # the file mentions a tool, and a line may read a command
         commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column), command_hot)
     return Extraction(
         (*finder.passed_on(), *doc_sites), suppressions, commands=commands,
@@ -74,8 +74,10 @@ def extract(source: Source, names: NameFilter) -> Extraction:
 
 
 def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, socket_code: bool,
-           starts: bool) -> tuple[ast.Module, bool] | Extraction:
-    """The module's tree and whether it holds only hot statements, or the parse error.
+           starts: bool) -> tuple[ast.Module, bool, list[int] | None] | Extraction:
+    """The module's tree, whether it holds only hot statements and the lines the command
+    reader reads (of `command_hot`, those python_commands.read_lines keeps once the module is
+    outlined), or the parse error.
 
     Where only the site finder reads the tree, only its hot statements are parsed
     (python_outline): every statement with a body in the tree is one it would visit.
@@ -91,6 +93,8 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
     if not (socket_code or starts) and command_hot is None:
         sparse = python_outline.sparse_at(data, hot_starts)
     elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
+        if command_hot is not None:
+            command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot)
         definitions = python_outline.definitions(data, lines)
         kept = _kept(data, lines, definitions, socket_code, starts)
         if kept is not None:
@@ -106,13 +110,13 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return ast.parse(sparse, filename=source.path), not (socket_code or starts) and command_hot is None
+                return ast.parse(sparse, filename=source.path), not (socket_code or starts) and command_hot is None, command_hot
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             pass  # the whole file says what is wrong, or that nothing was
     try:
         with warnings.catch_warnings():  # `"\d"`, `1if x`: the file's business, not portlint's output
             warnings.simplefilter("ignore")
-            return ast.parse(data, filename=source.path), False
+            return ast.parse(data, filename=source.path), False, command_hot
     except SyntaxError as error:
         return Extraction(
             error=f"invalid Python: {error.msg}",

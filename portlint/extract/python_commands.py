@@ -82,22 +82,60 @@ def hot_lines(data: bytes) -> list[int]:
     """The lines (1-based, as ast counts them) that spell an identifier a command is read by:
     a name with a command word, a part of a runner's name."""
     text, starts = searchable(data)
+    return sorted({bisect.bisect_right(starts, first) for first, _ in _spellings(text)})
+
+
+def read_lines(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int]) -> list[int]:
+    """Of the `hot` lines, those where `_Finder` may read a command: an identifier there is a
+    part of a runner's name, the name of a function (after `def`), or may be an assignment's
+    target, one that starts its statement or follows `=`, `;` or `:` on its line (brackets
+    that open between). Not `self.cmd`, `print(cmd)`, `return cmd` or "a script" in a string,
+    nor a continuation line's `cmd="..."` in brackets: a keyword argument, never a target
+    (`lines`: the outline, whose logical lines say where statements start). Where the bytes
+    are not the lines as Python reads them (a non-ASCII byte, a CR), every hot line."""
+    if not data.isascii() or b"\r" in data:
+        return hot
+    statements = set(lines.starts)
+    return sorted({
+        bisect.bisect_right(line_offsets, first) for first, runner in _spellings(data)
+        if runner or _may_be_read(data, first, statements)
+    })
+
+
+def _spellings(text: bytes) -> Iterator[tuple[int, bool]]:
+    """Where each identifier a command may be read by starts in a `searchable` text, and
+    whether it is a part of a runner's name (else a name with a command word)."""
     lowered = text.lower()
-    judged: dict[bytes, bool] = {}
-    found = set()
+    judged: dict[bytes, tuple[bool, bool]] = {}
     for needle in _HOT_BYTES:
         at = lowered.find(needle)
         while at != -1:
             first, end = identifier_span(text, at, at + len(needle))
             name = text[first:end]
-            hot = judged.get(name)
-            if hot is None:
+            kinds = judged.get(name)
+            if kinds is None:
                 spelled = name.decode("utf-8", "replace")
-                hot = judged[name] = spelled in _RUNNER_PARTS or bool(_COMMAND_WORDS.intersection(words(spelled)))
-            if hot:
-                found.add(bisect.bisect_right(starts, at))
+                kinds = judged[name] = spelled in _RUNNER_PARTS, bool(_COMMAND_WORDS.intersection(words(spelled)))
+            if kinds[0] or kinds[1]:
+                yield first, kinds[0]
             at = lowered.find(needle, end)
-    return sorted(found)
+
+
+def _may_be_read(data: bytes, first: int, statements: set[int]) -> bool:
+    """Whether the name starting at `first` may be a function's (after `def`) or an
+    assignment's target (read_lines)."""
+    line = data.rfind(b"\n", 0, first) + 1
+    prefix = data[line:first]
+    before = prefix.rstrip(b" \t(")
+    if before:  # something on its line before it
+        return before[-1:] in (b"=", b";", b":") or (before.endswith(b"def") and before[-4:-3] in (b"", b" ", b"\t"))
+    if line + len(prefix) - len(prefix.lstrip(b" \t")) in statements or data.endswith(b"\\\n", 0, line):
+        return True  # a statement starts here, or the line before goes on to this one
+    return _KEYWORD.match(data, first + len(_IDENTIFIER.match(data, first).group())) is None  # type: ignore[union-attr]
+
+
+_KEYWORD = re.compile(rb"[ \t]*=(?!=)")  # after a name in brackets: a keyword argument or a default
+_IDENTIFIER = re.compile(rb"[A-Za-z0-9_]+")
 
 
 # An f-string placeholder that is a bare name (`{extra}`, `{port!r}`, `{width:>4}`, `{x=}`): the
