@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from portlint.analysis.tree import Nesting, identifier_span
+from portlint.analysis.tree import Nesting, identifier_span, spelled_at
 from portlint.literals import holds, of_last
 from portlint.model import Layout
 from portlint.problem import Problem
@@ -219,7 +219,7 @@ class _Spans:
             frontier = []
             for word in words - searched:
                 searched.add(word)
-                for at in _spelled_at(data, word.encode()):
+                for at in spelled_at(data, word.encode()):
                     for index in self.nesting.around(at):
                         if index not in found and self._counts(index, word, at):
                             found.add(index)
@@ -257,7 +257,7 @@ class _Spans:
             return True
         start, end = header
         needle = word.encode()
-        if next(_spelled_at(self.data, needle, start, end), None) is None:
+        if next(spelled_at(self.data, needle, start, end), None) is None:
             return True  # not in its header: no parameter of it
         signature = self._signature(index, start, end)
         if signature is None:
@@ -355,15 +355,6 @@ def _binds_here(data: bytes, start: int, end: int) -> bool:
         inside = _next(data, after + 1) if data[after] == _OPEN else 0
         return data[after] == _OPEN and (inside == -1 or data[inside] != _CLOSE)
     return (name.endswith(b"Server") or name in _SERVER_NAMES) and (after == -1 or data[after] == _OPEN)
-
-
-def _spelled_at(data: bytes, word: bytes, start: int = 0, end: int | None = None) -> Iterator[int]:
-    """Where data[start:end] spells `word` as a whole identifier."""
-    at = data.find(word, start, end)
-    while at != -1:
-        if identifier_span(data, at, at + len(word)) == (at, at + len(word)):
-            yield at
-        at = data.find(word, at + 1, end)
 
 
 _SERVER_NAMES = frozenset(name.encode() for name in _SERVERS)

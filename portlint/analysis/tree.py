@@ -268,6 +268,15 @@ def identifier_span(data: bytes, start: int, end: int) -> tuple[int, int]:
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" + bytes(range(0x80, 0x100)))
 
 
+def spelled_at(data: bytes, word: bytes, start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Where data[start:end] spells `word` as a whole identifier."""
+    at = data.find(word, start, end)
+    while at != -1:
+        if identifier_span(data, at, at + len(word)) == (at, at + len(word)):
+            yield at
+        at = data.find(word, at + 1, end)
+
+
 def constant_index(node: ast.Subscript) -> int | None:
     value = node.slice
     index = int_value(value)

@@ -31,9 +31,11 @@ from portlint.analysis.tree import (
     dotted,
     identifier_span,
     searchable,
+    spelled_at,
     statement_holds_hot,
 )
 from portlint.extract.python_outline import Outline
+from portlint.literals import of_last
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.source import Source
@@ -82,7 +84,7 @@ def hot_lines(data: bytes) -> list[int]:
     """The lines (1-based, as ast counts them) that spell an identifier a command is read by:
     a name with a command word, a part of a runner's name."""
     text, starts = searchable(data)
-    return sorted({bisect.bisect_right(starts, first) for first, _ in _spellings(text)})
+    return sorted({bisect.bisect_right(starts, first) for first, _, _ in _spellings(text)})
 
 
 def read_lines(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int]) -> list[int]:
@@ -97,16 +99,19 @@ def read_lines(data: bytes, line_offsets: list[int], lines: Outline, hot: list[i
         return hot
     statements = set(lines.starts)
     return sorted({
-        bisect.bisect_right(line_offsets, first) for first, runner in _spellings(data)
-        if runner or _may_be_read(data, first, statements)
+        bisect.bisect_right(line_offsets, first) for first, end, runner in _spellings(data)
+        if runner or _may_be_read(data, first, end, statements)
     })
 
 
-def _spellings(text: bytes) -> Iterator[tuple[int, bool]]:
-    """Where each identifier a command may be read by starts in a `searchable` text, and
-    whether it is a part of a runner's name (else a name with a command word)."""
+@of_last
+def _spellings(text: bytes) -> list[tuple[int, int, bool]]:
+    """Where each identifier a command may be read by starts and ends in a `searchable` text,
+    and whether it is a part of a runner's name (else a name with a command word). Those of
+    the last text asked about are kept: read_lines asks again of the bytes hot_lines read."""
     lowered = text.lower()
     judged: dict[bytes, tuple[bool, bool]] = {}
+    found = []
     for needle in _HOT_BYTES:
         at = lowered.find(needle)
         while at != -1:
@@ -117,13 +122,14 @@ def _spellings(text: bytes) -> Iterator[tuple[int, bool]]:
                 spelled = name.decode("utf-8", "replace")
                 kinds = judged[name] = spelled in _RUNNER_PARTS, bool(_COMMAND_WORDS.intersection(words(spelled)))
             if kinds[0] or kinds[1]:
-                yield first, kinds[0]
+                found.append((first, end, kinds[0]))
             at = lowered.find(needle, end)
+    return found
 
 
-def _may_be_read(data: bytes, first: int, statements: set[int]) -> bool:
-    """Whether the name starting at `first` may be a function's (after `def`) or an
-    assignment's target (read_lines)."""
+def _may_be_read(data: bytes, first: int, end: int, statements: set[int]) -> bool:
+    """Whether the name data[first:end] may be a function's (after `def`) or an assignment's
+    target (read_lines)."""
     line = data.rfind(b"\n", 0, first) + 1
     prefix = data[line:first]
     before = prefix.rstrip(b" \t(")
@@ -131,11 +137,10 @@ def _may_be_read(data: bytes, first: int, statements: set[int]) -> bool:
         return before[-1:] in (b"=", b";", b":") or (before.endswith(b"def") and before[-4:-3] in (b"", b" ", b"\t"))
     if line + len(prefix) - len(prefix.lstrip(b" \t")) in statements or data.endswith(b"\\\n", 0, line):
         return True  # a statement starts here, or the line before goes on to this one
-    return _KEYWORD.match(data, first + len(_IDENTIFIER.match(data, first).group())) is None  # type: ignore[union-attr]
+    return _KEYWORD.match(data, end) is None
 
 
 _KEYWORD = re.compile(rb"[ \t]*=(?!=)")  # after a name in brackets: a keyword argument or a default
-_IDENTIFIER = re.compile(rb"[A-Za-z0-9_]+")
 
 
 # An f-string placeholder that is a bare name (`{extra}`, `{port!r}`, `{width:>4}`, `{x=}`): the
@@ -190,12 +195,7 @@ _TARGET_END = re.compile(rb"[ \t\f]*+(?:=(?!=)|[:)\\#\n]|\Z)")
 def _assigned_at(text: bytes, name: bytes) -> Iterator[int]:
     """Where a `searchable` text spells `name` as a whole identifier that may be an assignment's
     target: what `_cold` and `_assigned` read a constant from, or forget one by."""
-    at = text.find(name)
-    while at != -1:
-        end = at + len(name)
-        if identifier_span(text, at, end) == (at, end) and _TARGET_END.match(text, end):
-            yield at
-        at = text.find(name, end)
+    return (at for at in spelled_at(text, name) if _TARGET_END.match(text, at + len(name)))
 
 
 def _named_like_a_command(name: str) -> bool:
