@@ -83,12 +83,12 @@ class Candidate(NamedTuple):  # not a Struct: the warm path (runcache) lists fil
 class Prefilter:
     """Port tokens and selector names: a file where `search` finds none holds no site."""
 
-    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...], keys: tuple[bytes, ...] = (),
-                 with_literals: bool = False) -> None:
+    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...], keys: tuple[bytes, ...] = ()) -> None:
         self.tokens = tokens
         self.names = names  # plain substrings: `bytes.find` is faster than any regex for them
         self.keys = keys  # the last key of every selector name (`b` of `a.b`, `ports` of `ports[0]`)
-        self.with_literals = with_literals  # the tokens are _PORT_TOKENS: `held` may take them from portlint.literals
+        # The tokens are _PORT_TOKENS: `held` may take them from portlint.literals.
+        self.with_literals = tuple(token.pattern for token in tokens) == _PORT_TOKENS
 
     def search(self, data: bytes | mmap.mmap) -> re.Match[bytes] | bool | None:
         """Something truthy where a token or name occurs (a match of a token), else None."""
@@ -134,7 +134,7 @@ def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
     # `gcs_slot` under `cluster:`, `Engine.port` an attribute in a class body. Its last key is.
     keys = {name.rsplit(b".", 1)[-1].split(b"[", 1)[0] for name in names} - {b""}
     kept = tuple(sorted(key for key in keys if not any(token.search(key) for token in tokens)))
-    return Prefilter(tokens, kept, tuple(sorted(keys)), with_literals=True)
+    return Prefilter(tokens, kept, tuple(sorted(keys)))
 
 
 def may_read(path: str) -> bool:
