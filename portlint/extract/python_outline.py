@@ -39,7 +39,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # Everything a statement boundary cannot hide in, taken whole: a run of other bytes, a comment,
 # a string (triple-quoted ones may hold newlines), a line continuation.
@@ -106,7 +106,7 @@ class _FStrings(NamedTuple):
     """What reads f-strings as 3.12+ does (`_fields_as_before`), compiled when first asked for:
     never on 3.11, where an f-string is read as the events read it (~1.5 ms of each process)."""
 
-    fstring: re.Pattern[bytes]  # where an f-string opens: its prefix and quote
+    fstring: Any  # where an f-string opens: its prefix and quote (an RE2 pattern)
     string: re.Pattern[bytes]  # a string as `_EVENTS` reads one
     literal: re.Pattern[bytes]  # between fields: text, and `{{` / `}}`
     plain: re.Pattern[bytes]  # text and plain fields, to the body's end
@@ -117,12 +117,17 @@ class _FStrings(NamedTuple):
 
 @cache
 def _fstrings() -> _FStrings:
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
     return _FStrings(
-        # The pattern opens with the letters a prefix starts with, not with the lookbehind (no
-        # identifier character before the prefix): `re` then skips to those letters, where with the
-        # lookbehind first it tried every byte (3.5x the time over 11,000 files, the same matches).
-        re.compile(rb"[" + _TEMPLATE_LETTERS + rb"rR](?<![A-Za-z0-9_][" + _TEMPLATE_LETTERS + rb"rR])"
-                   rb"(?:(?<=[" + _TEMPLATE_LETTERS + rb"])[rR]?|(?<=[rR])[" + _TEMPLATE_LETTERS + rb"])['\"]"),
+        # No identifier character before the prefix (`\b`, RE2's word boundary, is ASCII's), the
+        # prefix, a quote. Finding these was most of `_fields_as_before`'s time: RE2 takes a third of
+        # `re`'s, with the same matches (over the 7,000 Python files of AReaL, trl and four PyPI
+        # projects, 0.35 s against 1.0 s), where `re`'s pattern opened with the prefix's letters so
+        # as to skip to them (with its lookbehind first it took 3.5x as long).
+        re2.compile(rb"\b(?:[" + _TEMPLATE_LETTERS + rb"][rR]?|[rR][" + _TEMPLATE_LETTERS + rb"])['\"]", options),
         re.compile(rb"(?s)" + _STRING),
         re.compile(rb"(?:[^{}]++|\{\{|\}\})*+"),
         # An expression with no bracket, quote, comment, backslash, `=`, `!` or `:`, then a conversion
