@@ -65,7 +65,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)
     commands: tuple[Command, ...] = ()
-    if command_hot:  # the file mentions a tool, and a line may read a command
+    if command_hot is not None:  # the file mentions a tool, and a line may read a command
         commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column), command_hot)
     return Extraction(
         (*finder.passed_on(), *doc_sites), suppressions, commands=commands,
@@ -93,8 +93,8 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
     if not (socket_code or starts) and command_hot is None:
         sparse = python_outline.sparse_at(data, hot_starts)
     elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
-        if command_hot is not None:
-            command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot)
+        if command_hot is not None:  # with no line left to read, the file is one the reader does not read
+            command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot) or None
         definitions = python_outline.definitions(data, lines)
         kept = _kept(data, lines, definitions, socket_code, starts)
         if kept is not None:
