@@ -76,12 +76,19 @@ def _matcher() -> Any:
 
     from portlint.discover import RE2_PORT_TOKENS
 
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
-    matcher = re2.Set.SearchSet(options)
+    matcher = re2.Set.SearchSet(re2_options())
     for needle in NEEDLES:
         matcher.Add(re2.escape(needle))
     for token in RE2_PORT_TOKENS:
         matcher.Add(token)
     matcher.Compile()
     return matcher
+
+
+def re2_options() -> Any:
+    """RE2's options for patterns over bytes, whatever their encoding (RE2 reads UTF-8 otherwise)."""
+    import re2
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    return options

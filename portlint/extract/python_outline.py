@@ -119,15 +119,15 @@ class _FStrings(NamedTuple):
 def _fstrings() -> _FStrings:
     import re2
 
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1  # bytes, whatever their encoding
+    from portlint.literals import re2_options
+
     return _FStrings(
         # No identifier character before the prefix (`\b`, RE2's word boundary, is ASCII's), the
         # prefix, a quote. Finding these was most of `_fields_as_before`'s time: RE2 takes a third of
         # `re`'s, with the same matches (over the 7,000 Python files of AReaL, trl and four PyPI
         # projects, 0.35 s against 1.0 s), where `re`'s pattern opened with the prefix's letters so
         # as to skip to them (with its lookbehind first it took 3.5x as long).
-        re2.compile(rb"\b(?:[" + _TEMPLATE_LETTERS + rb"][rR]?|[rR][" + _TEMPLATE_LETTERS + rb"])['\"]", options),
+        re2.compile(rb"\b(?:[" + _TEMPLATE_LETTERS + rb"][rR]?|[rR][" + _TEMPLATE_LETTERS + rb"])['\"]", re2_options()),
         re.compile(rb"(?s)" + _STRING),
         re.compile(rb"(?:[^{}]++|\{\{|\}\})*+"),
         # An expression with no bracket, quote, comment, backslash, `=`, `!` or `:`, then a conversion
