@@ -914,3 +914,14 @@ def test_a_class_defined_twice_is_read_as_one() -> None:
     """)
     assert found(twice) == [(5, "PL602")]
     assert found(twice) == found(twice.replace("class Worker:\n    def run", "class Other:\n    def run"))
+
+
+def test_a_word_s_lines_are_those_that_spell_it_as_a_whole_identifier() -> None:
+    """`lines_holding` finds a word where `spelled_at` does: not inside a longer identifier, and a
+    non-ASCII character beside it is one of the identifier's (`ébind` is a name of its own)."""
+    from portlint.analysis.tree import lines_holding
+    from portlint.source import line_starts
+
+    text = "x = ébind(1)\nbind(2)\n_bind = 3\ns.bind((h, p))\nrebind\n# bind: é bind\n".encode()
+    assert lines_holding(text, line_starts(text), [b"bind"]) == {2, 4, 6}
+    assert lines_holding(text, line_starts(text), [b"bind"], whole=False) == {1, 2, 3, 4, 5, 6}

@@ -184,15 +184,16 @@ def statement_holds_hot(hot: list[int], statement: ast.stmt) -> bool:
 
 
 def lines_holding(text: bytes, starts: list[int], words: Iterable[bytes], whole: bool = True) -> set[int]:
-    """The 1-based lines of a `searchable` text holding one of the words (`whole`: not as part
-    of a longer identifier)."""
-    found = set()
+    """The 1-based lines of a `searchable` text holding one of the words (`whole`: as a whole
+    identifier, `spelled_at`)."""
+    found: set[int] = set()
     for word in words:
+        if whole:
+            found.update(bisect.bisect_right(starts, at) for at in spelled_at(text, word))
+            continue
         at = text.find(word)
         while at != -1:
-            before, after = text[at - 1:at] if at else b"", text[at + len(word):at + len(word) + 1]
-            if not whole or not (before.isalnum() or before == b"_" or after.isalnum() or after == b"_"):
-                found.add(bisect.bisect_right(starts, at))
+            found.add(bisect.bisect_right(starts, at))
             at = text.find(word, at + 1)
     return found
 
