@@ -120,7 +120,7 @@ def _spellings(text: bytes) -> list[tuple[int, int, bool]]:
             kinds = judged.get(name)
             if kinds is None:
                 spelled = name.decode("utf-8", "replace")
-                kinds = judged[name] = spelled in _RUNNER_PARTS, bool(_COMMAND_WORDS.intersection(words(spelled)))
+                kinds = judged[name] = spelled in _RUNNER_PARTS, _has_command_word(spelled)
             if kinds[0] or kinds[1]:
                 found.append((first, end, kinds[0]))
             at = lowered.find(needle, end)
@@ -201,10 +201,14 @@ def _assigned_at(text: bytes, name: bytes) -> Iterator[int]:
 def _named_like_a_command(name: str) -> bool:
     """A function every return of which is read: a command word in its name ("": a name
     python_outline.definitions cannot read)."""
-    if not name:
-        return True
+    return not name or _has_command_word(name)
+
+
+def _has_command_word(name: str) -> bool:
+    """A name a command is read by (`_assigned`, a function's returns): one of its words is a
+    command word."""
     lowered = name.lower()  # every command word holds one of these, as `words` lowers it
-    return any(stem in lowered for stem in _COMMAND_STEMS) and bool(_COMMAND_WORDS.intersection(words(name)))
+    return any(stem in lowered for stem in _COMMAND_STEMS) and not _COMMAND_WORDS.isdisjoint(words(name))
 
 
 class _Finder(Visitor):
@@ -284,7 +288,7 @@ class _Finder(Visitor):
             self.strings[-1][name] = value.value
         else:
             self.strings[-1].pop(name, None)
-        if _COMMAND_WORDS & set(words(name)):
+        if _has_command_word(name):
             self._read(value)
 
     def _read(self, node: ast.AST) -> None:
