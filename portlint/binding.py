@@ -5,11 +5,10 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from msgspec import structs
-
 from portlint.globs import matcher
 from portlint.model import BASE, HIGH, LOW, Band, Layout, Range, Selector, Site
 from portlint.naming import range_stem
+from portlint.records import structs
 
 _INDEX = re.compile(r"\[\d+\]")
 

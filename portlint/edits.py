@@ -1,9 +1,24 @@
-"""The one way bytes change: splice non-overlapping edits into a file's bytes."""
+"""The one way bytes change: a fix's edits, spliced into a file's bytes where they do not overlap."""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from portlint.problem import Edit, Fix
+from portlint.records import Struct
+
+
+class Edit(Struct, frozen=True, order=True):
+    start: int  # byte offset into the original file, inclusive
+    end: int  # exclusive
+    text: bytes
+
+
+class Fix(Struct, frozen=True):
+    edits: tuple[Edit, ...]
+    safe: bool = True  # unsafe fixes apply only with --unsafe-fixes
+
+    def applies(self, unsafe_fixes: bool) -> bool:
+        """Whether --fix applies it (an unsafe one only with --unsafe-fixes)."""
+        return self.safe or unsafe_fixes
 
 
 class OverlappingEdits(ValueError):

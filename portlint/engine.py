@@ -19,8 +19,6 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
-from msgspec import Struct, field
-
 from portlint import GC_THRESHOLDS, analysis, cache, discover, frozen, pool, writer
 from portlint.binding import bind, files_match
 from portlint.config import Config
@@ -28,13 +26,15 @@ from portlint.edits import apply, compatible
 from portlint.extract import Extraction, Suppression
 from portlint.model import CodeFile, Failure, Layout, Site
 from portlint.naming import NameFilter
-from portlint.problem import Problem
 from portlint.read import Read, read_file
+from portlint.records import Struct, field
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from portlint.problem import Problem
 
 MAX_FIX_ROUNDS = 10
 FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS

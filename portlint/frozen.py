@@ -12,9 +12,8 @@ import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from msgspec import Struct, field
-
 from portlint.model import FrozenSpec
+from portlint.records import Struct, field
 from portlint.source import Source
 
 DEFAULTS_KEY = "defaults"

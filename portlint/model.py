@@ -1,12 +1,10 @@
 """The typed model every rule reads: sites found in files, bands of the layout."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from msgspec import Struct
-
+from portlint.records import Struct
 from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 
 if TYPE_CHECKING:
@@ -220,8 +218,7 @@ class Written(Struct, frozen=True):
         return self.is_range and self.low <= MIN_PORT and self.high >= MAX_PORT
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached properties
     """The whole picture a rule sees: the declared layout plus every site found."""
 
     ephemeral_floor: int

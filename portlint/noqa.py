@@ -25,13 +25,12 @@ import ast
 import re
 from collections import defaultdict
 
-from msgspec import Struct, field, structs
-
 from portlint import writer
 from portlint.config import Config
 from portlint.edits import apply
 from portlint.engine import Engine, FileState, Options
 from portlint.problem import Edit, Problem
+from portlint.records import Struct, field, structs
 
 _CODES = re.compile(rb"(ignore)\[([^\]]*)\]")
 _NOT_SUPPRESSIBLE = {

@@ -1,4 +1,4 @@
-"""Problems, the rules they are of, and the byte edits that fix them.
+"""Problems and the rules they are of (the byte edits that fix them: portlint/edits.py).
 
 A Problem is what every rule family reports (the check rules PL…, the host rules
 H…) and what every reporter renders: it carries its rule's code and name and what
@@ -8,24 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from msgspec import Struct
-
+from portlint.edits import Edit, Fix
 from portlint.model import Band, Site
-
-
-class Edit(Struct, frozen=True, order=True):
-    start: int  # byte offset into the original file, inclusive
-    end: int  # exclusive
-    text: bytes
-
-
-class Fix(Struct, frozen=True):
-    edits: tuple[Edit, ...]
-    safe: bool = True  # unsafe fixes apply only with --unsafe-fixes
-
-    def applies(self, unsafe_fixes: bool) -> bool:
-        """Whether --fix applies it (an unsafe one only with --unsafe-fixes)."""
-        return self.safe or unsafe_fixes
+from portlint.records import Struct
 
 
 class Rule(Struct, frozen=True):

@@ -29,9 +29,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from msgspec import structs
-
 from portlint.model import Site
+from portlint.records import structs
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")

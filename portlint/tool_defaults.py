@@ -14,11 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from msgspec import Struct
-from msgspec.structs import replace
-
 from portlint.literals import holds
 from portlint.model import Command
+from portlint.records import Struct, replace
 
 # What the table's tools look like as bytes: a file without any runs none of them,
 # whatever its port tokens say (`ray start` with no port option at all). Literal

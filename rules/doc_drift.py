@@ -21,11 +21,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from msgspec.structs import replace
-
 from portlint.binding import band_for, canonical
 from portlint.model import HIGH, LOW, Layout, Site
 from portlint.problem import Problem
+from portlint.records import replace
 
 CODE = "PL501"
 NAME = "doc-drift"

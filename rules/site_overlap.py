@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from msgspec import Struct, field
-
 from portlint.model import MAX_PORT, Layout, Site
 from portlint.problem import Problem
+from portlint.records import Struct, field
 from portlint.services import POD, UnionFind, identity, kubernetes, same_service
 
 CODE = "PL202"

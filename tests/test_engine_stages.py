@@ -217,16 +217,14 @@ def _in_git(root: Path) -> None:
     subprocess.run(["git", "add", "-A"], cwd=root, check=True)
 
 
-def test_a_cold_check_forks_its_pool_before_the_cli_and_the_rules_are_imported(demo: Path) -> None:
-    """A cold check runs its per-file stage before click is imported, and imports the CLI, the
-    rules and its reporter while its workers start on the files, not before the fork; its
-    output is the same."""
-    probe = """import os, sys
+def _imported_at_fork(root: Path, names: tuple[str, ...]) -> tuple[str, str]:
+    """A cold check of `root` with a pool of two: which of `names` were imported when it forked
+    (stderr), and its JSON output."""
+    probe = f"""import os, sys
 at_fork = []
 fork = os.fork
 def recording():
-    at_fork.append(sorted(name for name in ("click", "portlint.cli", "portlint.rules", "portlint.report.json")
-                          if name in sys.modules))
+    at_fork.append(sorted(name for name in {names!r} if name in sys.modules))
     return fork()
 os.fork = recording
 from portlint.start import main
@@ -234,14 +232,53 @@ code = main(["check", "--exit-zero", "--output-format", "json", "."])
 print(at_fork, file=sys.stderr)
 sys.exit(code)
 """
-    _in_git(demo)  # the warm path's run: as a user's
-    env = {**{name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}, "PORTLINT_WORKERS": "2"}
-    done = subprocess.run([sys.executable, "-c", probe], cwd=demo, env=env, capture_output=True, text=True, check=True)
-    assert done.stderr.strip() == "[[]]"  # one fork, and neither imported yet
+    _in_git(root)  # the warm path's run: as a user's
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, env={**_with_cache(), "PORTLINT_WORKERS": "2"},
+                          capture_output=True, text=True, check=True)
+    return done.stderr.strip(), done.stdout
+
+
+def _with_cache() -> dict[str, str]:
+    """This environment, with the cache on (a check's warm path, as a user's)."""
+    return {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+
+
+def test_a_cold_check_forks_its_pool_before_the_cli_and_the_rules_are_imported(demo: Path) -> None:
+    """A cold check runs its per-file stage before click is imported, and imports the CLI, the
+    rules and its reporter while its workers start on the files, not before the fork; its
+    output is the same."""
+    at_fork, output = _imported_at_fork(demo, ("click", "portlint.cli", "portlint.rules", "portlint.report.json"))
+    assert at_fork == "[[]]"  # one fork, and none imported yet
     shutil.rmtree(demo / ".portlint_cache")
     alone = subprocess.run([sys.executable, "-m", "portlint", "check", "--exit-zero", "--output-format", "json", "."],
-                           cwd=demo, env={**env, "PORTLINT_WORKERS": "1"}, capture_output=True, text=True, check=True)
-    assert done.stdout == alone.stdout and '"PL' in alone.stdout
+                           cwd=demo, env={**_with_cache(), "PORTLINT_WORKERS": "1"}, capture_output=True, text=True, check=True)
+    assert output == alone.stdout and '"PL' in alone.stdout
+
+
+def test_a_zero_config_check_forks_before_importing_what_only_the_rules_and_the_cli_need(demo: Path) -> None:
+    """Without a config (as on every corpus repository), nothing before the fork imports the
+    problems' dataclass, dataclasses, inspect or typing_extensions (~15 ms before the fork,
+    README "Speed"): the rules and click import them once the workers have started. (A
+    config's glob of another shape imports pathspec, which imports them all.)"""
+    (demo / ".portlint.yaml").unlink()
+    at_fork, _ = _imported_at_fork(demo, ("portlint.problem", "dataclasses", "inspect", "typing_extensions"))
+    assert at_fork == "[[]]"  # one fork, and none imported yet
+
+
+def test_msgspec_is_imported_without_typing_extensions_which_stays_importable() -> None:
+    """portlint.records imports msgspec as where typing_extensions is not installed, and leaves
+    it to be imported by what needs it (jsonschema's referencing does)."""
+    probe = """import sys
+from portlint.records import Struct
+print("typing_extensions" in sys.modules, "inspect" in sys.modules)
+import typing_extensions
+class Point(Struct, frozen=True):
+    x: int
+    y: int = 0
+print(Point(1) == Point(1, 0), typing_extensions.__name__)
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["False False", "True typing_extensions"]
 
 
 def _listings(monkeypatch: pytest.MonkeyPatch) -> list[Path]:

@@ -29,8 +29,6 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import PurePosixPath
 
-from msgspec import Struct, field
-
 from portlint.analysis.tree import (
     FUNCTIONS,
     dotted,
@@ -42,6 +40,7 @@ from portlint.analysis.tree import (
     statements,
 )
 from portlint.model import Site
+from portlint.records import Struct, field
 
 _CONNECTS = frozenset((
     "connect", "connect_ex", "create_connection", "open_connection", "insecure_channel", "secure_channel", "urlopen",

@@ -16,8 +16,6 @@ import ast
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from msgspec import Struct, field
-
 from portlint.analysis.expressions import Evaluator
 from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
 from portlint.analysis.values import (
@@ -37,6 +35,7 @@ from portlint.analysis.values import (
     numbers_in,
     sockets_in,
 )
+from portlint.records import Struct, field
 
 if TYPE_CHECKING:
     from portlint.analysis.module import ModuleIndex

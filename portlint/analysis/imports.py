@@ -16,11 +16,10 @@ import ast
 import re
 from collections.abc import Hashable
 
-from msgspec import Struct
-
 from portlint.analysis.flow import Summary
 from portlint.analysis.tree import statements
 from portlint.analysis.values import Addr, Marker, Num, Param, Sock, Tup
+from portlint.records import Struct
 
 MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers
 

@@ -24,8 +24,6 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 
-from msgspec import Struct
-
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import (
     FUNCTIONS,
@@ -38,6 +36,7 @@ from portlint.analysis.tree import (
     spelling,
 )
 from portlint.literals import holds, of_last
+from portlint.records import Struct
 
 CODE = "PL604"
 # One test per alternative: the literal it opens with (portlint.literals finds them all in one

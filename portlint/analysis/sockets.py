@@ -26,17 +26,16 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from msgspec import Struct
-
 from portlint.analysis.tree import Nesting, identifier_span, spelled_at
 from portlint.literals import holds, of_last
 from portlint.model import Layout
-from portlint.problem import Problem
+from portlint.records import Struct
 
 if TYPE_CHECKING:
     from portlint.analysis.flow import Violation
     from portlint.analysis.tree import Located
     from portlint.extract.python_outline import Outline
+    from portlint.problem import Problem
 
 # A file worth the analysis binds: `.bind(`, or a server constructor ...
 _BINDS = re.compile(rb"\.bind\s*\(|create_server|start_server|make_server|Server\s*\(")
@@ -70,6 +69,8 @@ class Facts(Struct, frozen=True):
 def problems(layout: Layout, code: str) -> Iterator[Problem]:
     """The problems of one code (PL601, PL602, PL604): the findings the extraction of each file computed
     once, those of files calling helpers of other modules computed again with their summaries."""
+    from portlint.problem import Problem  # a rule's record: imported once the pool has forked, with the rules
+
     for path, found in _findings(layout).items():
         for finding in found:
             if finding.code == code:

@@ -13,9 +13,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeGuard
 
-from msgspec import Struct
-
 from portlint.literals import of_last
+from portlint.records import Struct
 from portlint.source import line_starts
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from msgspec import Struct
-from msgspec.structs import replace
+from portlint.records import Struct, replace
 
 if TYPE_CHECKING:
     import ast

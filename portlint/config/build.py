@@ -11,7 +11,6 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from portlint.config.read import Document
 from portlint.config.schema import validate
 from portlint.locate import inside
 from portlint.model import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
+from portlint.records import Struct, field
 from portlint.scope import DEFAULT_TEST_PATHS
 from portlint.suggest import did_you_mean
 
@@ -35,8 +35,7 @@ STOCK_FLOOR = 32768
 _RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Struct, frozen=True):
     path: Path | None  # the config file (absolute), None in zero-config
     root: Path  # repository root (absolute): the git work tree, wherever the config is (see root_of)
     ephemeral_floor: int
@@ -47,7 +46,7 @@ class Config:
     frozen: tuple[FrozenSpec, ...]
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
     declared: bool  # a config file was found, with or without bands
-    positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)  # entry -> (line, column)
+    positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict)  # entry -> (line, column)
     test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.scope)
 
 

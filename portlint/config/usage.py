@@ -14,13 +14,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from types import ModuleType
 
-from msgspec import Struct, field
-
 from portlint import discover
 from portlint.config.build import DEFAULT_INCLUDE, Config
 from portlint.config.positions import Key
 from portlint.frozen import FrozenPair
 from portlint.globs import matcher
+from portlint.records import Struct, field
 
 NEEDS_FROZEN = ("PL401", "PL402")  # rules that read `frozen:` pairs and nothing else
 

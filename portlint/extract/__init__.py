@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from msgspec import Struct
-
 from portlint.model import Command, Site
+from portlint.records import Struct
 
 if TYPE_CHECKING:
     from portlint.analysis.sockets import Facts

@@ -24,11 +24,10 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from msgspec.structs import replace
-
 from portlint.extract import Extraction, Suppression, prose, suppression_in
 from portlint.model import Site
 from portlint.naming import NameFilter, role_of
+from portlint.records import replace
 from portlint.source import Source
 
 # NAME=N, NAME="N": an identifier (dotted, for Hydra-style overrides such as

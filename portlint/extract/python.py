@@ -28,14 +28,13 @@ import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 
-from msgspec import structs
-
 from portlint import analysis
 from portlint.analysis import rendezvous, sockets
 from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
 from portlint.extract import Extraction, Suppression, prose, python_commands, python_outline, suppression_in
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
+from portlint.records import structs
 from portlint.source import Source
 from portlint.tool_defaults import mentions_tool
 

@@ -22,8 +22,6 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from msgspec import structs
-
 from portlint.analysis.tree import (
     FUNCTIONS,
     Nesting,
@@ -38,6 +36,7 @@ from portlint.extract.python_outline import Outline
 from portlint.literals import of_last
 from portlint.model import Command
 from portlint.naming import NameFilter, words
+from portlint.records import structs
 from portlint.source import Source
 
 _COMMAND_WORDS = frozenset(("cmd", "cmds", "command", "commands", "script", "cmdline"))

@@ -20,10 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from msgspec import structs
-
 from portlint.model import Command
 from portlint.naming import NameFilter
+from portlint.records import structs
 from portlint.source import Source
 
 _INVOKING_KEYS = ("command", "args")

@@ -16,9 +16,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from msgspec import Struct
-
 from portlint.model import is_port
+from portlint.records import Struct
 
 PORT_RANGE = "sys/net/ipv4/ip_local_port_range"
 RESERVED_PORTS = "sys/net/ipv4/ip_local_reserved_ports"

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from msgspec import Struct
-
 from portlint.model import Layout, Site, Written
 from portlint.problem import Problem
+from portlint.records import Struct
 
 
 class Target(Struct, frozen=True):

@@ -18,13 +18,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from msgspec import Struct, field
-from msgspec.structs import replace
-
 from portlint.binding import ranges_and_singles
 from portlint.config import CONFIG_NAMES
 from portlint.model import BASE, HIGH, LOW, Range, Site, is_port
 from portlint.model import span as shown_span
+from portlint.records import Struct, field, replace
 from portlint.services import UnionFind, same_service, service_words
 
 CLUSTER_GAP = 2  # single ports at most this far apart form one band (odd worker / even head ports)

@@ -6,12 +6,9 @@ found and which values disagree with it.
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from pathlib import Path
-
-from msgspec import Struct
 
 from portlint import writer
 from portlint.analysis.destinations import Destinations
@@ -19,6 +16,7 @@ from portlint.config import CONFIG_NAMES, ConfigError, find_config, load_config
 from portlint.init.bands import Proposal, infer_bands
 from portlint.init.copies import frozen_pairs
 from portlint.model import Site
+from portlint.records import Struct, replace
 from portlint.scope import DEFAULT_TEST_PATHS, in_tests, mocked
 from portlint.services import POD, kubernetes, somebody_elses
 
@@ -44,7 +42,7 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
         raise ConfigError(shown, "", "a config already exists; pass --force to replace it with a starter")
     from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
 
-    zero = dataclasses.replace(zero, test_paths=_test_paths(existing, start))
+    zero = replace(zero, test_paths=_test_paths(existing, start))
     engine = Engine(zero, Options())
     files = dict(engine.scan())
     destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})

@@ -11,9 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from msgspec import Struct
-
 from portlint.model import MAX_PORT, PRIVILEGED_CEILING
+from portlint.records import Struct
 
 # An empty stretch's share of spare columns, against 1 + log10(ports) for an occupied one:
 # enough to leave room for tick labels in a sparse layout, little in a dense one.

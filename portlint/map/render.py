@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from msgspec import Struct
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -24,6 +23,7 @@ from portlint.map.axis import Axis
 from portlint.map.rows import BAND, DRAW_ORDER, OVERFLOW, OVERLAP, SHARED, SITE, WINDOW, WRITTEN, Picture, Row
 from portlint.model import PRIVILEGED_CEILING, Layout
 from portlint.problem import Problem
+from portlint.records import Struct
 from portlint.scan import scan
 
 if TYPE_CHECKING:  # rich.terminal_theme is imported when a picture is exported

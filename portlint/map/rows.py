@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
-from msgspec import Struct
-
 from portlint.binding import identity
 from portlint.model import Band, Layout, Written, span
 from portlint.problem import Problem
+from portlint.records import Struct
 
 # Mark kinds, in drawing order: a later kind wins a cell.
 BAND, SITE, WINDOW, SHARED, WRITTEN, OVERFLOW, OVERLAP = (

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 from xml.sax.saxutils import escape
 
-from msgspec import Struct
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import TerminalTheme
+
+from portlint.records import Struct
 
 CELL_WIDTH = 8.4  # px per column at FONT_SIZE 14: a monospace advance of 0.6 em
 LINE_HEIGHT = 18.0

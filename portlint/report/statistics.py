@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from msgspec import Struct, structs
-
 from portlint.problem import Problem
+from portlint.records import Struct, structs
 from portlint.report import Context
 
 
