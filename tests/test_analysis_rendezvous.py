@@ -4,6 +4,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
+from conftest import SPARSE, needs_sparse
+
 from portlint.analysis import rendezvous
 from portlint.extract import python_outline
 from portlint.source import line_starts
@@ -14,6 +16,8 @@ def found(source: str) -> list[tuple[int, str]]:
     Python extractor's) must give too."""
     data = textwrap.dedent(source).encode()
     whole = [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(data))]
+    if not SPARSE:
+        return whole
     sparse = kept_tree(data)
     assert sparse is not None
     assert [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(sparse))] == whole
@@ -205,6 +209,7 @@ def test_a_loop_in_a_nested_def_or_a_method_of_a_nested_class_is_its_own_scope()
     """) == [5, 8]
 
 
+@needs_sparse
 def test_the_extractor_parses_only_the_functions_a_start_or_a_teardown_can_reach() -> None:
     """A helper that ends a start, the callers of a start, a method named as a kept one and
     `tearDown` stay in the tree the Python extractor parses; a function none of them can reach

@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 
+from conftest import needs_sparse
 from msgspec import structs
 
 from portlint.analysis.sockets import Finding, findings
@@ -544,6 +545,7 @@ class _Everything(set):  # type: ignore[type-arg]
         return True
 
 
+@needs_sparse
 def test_a_file_that_names_a_helper_is_parsed_whole_only_when_it_imports_it(monkeypatch) -> None:  # noqa: ANN001
     """resolve reads a caller's imports from a tree of its import statements alone; the whole file
     is parsed (and analysed again) only when it imports an exported helper, here inside a method."""
@@ -702,6 +704,7 @@ if __name__ == "__main__":
 """
 
 
+@needs_sparse
 def test_the_socket_analysis_keeps_what_it_walks_and_what_that_calls() -> None:
     """sockets.kept: the functions whose lines bind, spell one of theirs or an attribute they keep
     on self (whole classes of those methods), the functions those call, and the module's own
@@ -785,6 +788,7 @@ class Holder:
 """
 
 
+@needs_sparse
 def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree() -> None:
     """sockets.kept reads the bytes: a parameter named like a function (a pytest fixture) is no use
     of it where the analysis' tree is not (not a call, an attribute, a default or annotation, or a
@@ -807,6 +811,7 @@ def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree
     assert {node.name for node in hot} >= {"free_port", "test_called", "test_continued", "test_default", "open"}
 
 
+@needs_sparse
 def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkeypatch) -> None:  # noqa: ANN001
     """A file the socket analysis reads is parsed without the functions nothing reaches; what it
     extracts (sites, commands, findings, exports) is what the whole module gives, for the shape

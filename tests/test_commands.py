@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import needs_sparse
 
 from portlint.config import load_config
 from portlint.engine import Engine, Options
@@ -395,6 +396,7 @@ def test_the_hot_lines_are_those_that_spell_a_command_name_or_a_runner() -> None
     assert reader.hot_lines(data) == [4, 5, 6, 7, 8, 10, 11]
 
 
+@needs_sparse
 def test_the_lines_read_are_those_where_a_command_name_may_be_a_target() -> None:
     """Of the hot lines, the reader reads those where a name may be an assignment's target or
     a function's, and a runner's: not an attribute, an argument, a string's word or a keyword
@@ -416,6 +418,7 @@ def test_every_runner_has_a_part_that_makes_its_line_hot() -> None:
     assert all(reader._RUNNER_PARTS.intersection(runner.split(".")) for runner in reader._RUNNERS)
 
 
+@needs_sparse
 def test_a_placeholder_keeps_only_the_assignments_it_can_see() -> None:
     """The sparse tree keeps the statements that assign a placeholder's name where the lookup
     sees them (module level, a class body, a function around the placeholder), not in other
@@ -432,6 +435,7 @@ def test_a_placeholder_keeps_only_the_assignments_it_can_see() -> None:
     assert assigned == [1, 2, 8, 10, 15, 19, 22]  # not in other() (4-5) nor in later() (13)
 
 
+@needs_sparse
 @pytest.mark.parametrize("name", sorted(SPARSE_SHAPES))
 def test_the_commands_of_a_sparse_tree_are_those_of_the_whole_module(name: str) -> None:
     """The Python extractor parses only the statements the command reader reads (and the site

@@ -59,6 +59,15 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     if isinstance(parsed, Extraction):
         return parsed
     tree, only_hot, command_hot = parsed
+    try:
+        return _read(source, names, tree, hot, only_hot, command_hot, analysed)
+    except RecursionError:  # `port = 1 + 1 + ...` (400 terms): a tree deeper than the walks' recursion reads
+        return Extraction(error="Python nested too deeply to read")
+
+
+def _read(source: Source, names: NameFilter, tree: ast.Module, hot: list[int], only_hot: bool,
+          command_hot: list[int] | None, analysed: bool) -> Extraction:
+    """What the walks of the module's tree find: sites, suppressions, commands and the code analyses' facts."""
     finder = _SiteFinder(source, names, hot, blocks_hot=only_hot)
     finder.visit(tree)
     suppressions, doc_sites = _comments(source, names)

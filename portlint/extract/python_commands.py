@@ -187,8 +187,9 @@ def kept(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int],
 
 
 # What may follow the name an assignment's target is (`name = `, `name: str = `, `a = name = `,
-# `(name) = `, a line continued by a backslash or in brackets, a comment there): not `==`.
-_TARGET_END = re.compile(rb"[ \t\f]*+(?:=(?!=)|[:)\\#\n]|\Z)")
+# `(name) = `, a line continued by a backslash or in brackets, a comment there): not `==`. (Not
+# possessive: Python 3.10's `re` has none, and what follows the blanks never starts with one.)
+_TARGET_END = re.compile(rb"[ \t\f]*(?:=(?!=)|[:)\\#\n]|\Z)")
 
 
 def _assigned_at(text: bytes, name: bytes) -> Iterator[int]:
