@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from portlint import tool_defaults
@@ -55,3 +55,39 @@ def test_the_command_writes_all_its_output_and_exit_code_before_its_fast_exit(tm
         filed = subprocess.run([sys.executable, "-m", "portlint", "--no-cache"], cwd=tmp_path, stdout=out, stderr=subprocess.PIPE)
     assert filed.returncode == 1 and (tmp_path / "out.txt").read_text() == piped.stdout
 
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="before 3.11 `re` reads no such pattern: the import is the test")
+def test_no_module_but_the_outline_compiles_a_pattern_python_3_10_cannot_read() -> None:
+    """Python 3.10's `re` has no possessive quantifiers nor atomic groups: a module-level pattern
+    with one keeps portlint from importing there (93a20f7's command reader did, for a day). Only
+    the outline's events use them, compiled from 3.11 on (python_outline declines before)."""
+    import importlib
+    import pkgutil
+    import re
+
+    parser, constants = re._parser, re._constants  # type: ignore[attr-defined]  # what `re.compile` reads a pattern with
+    unreadable = {constants.POSSESSIVE_REPEAT, constants.ATOMIC_GROUP}
+
+    def opcodes(pattern: object) -> set[object]:
+        found, stack = set(), [pattern]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, parser.SubPattern):
+                for opcode, argument in item:
+                    found.add(opcode)
+                    stack.append(argument)
+            elif isinstance(item, (list, tuple)):
+                stack.extend(item)
+        return found
+
+    import portlint
+
+    using = []
+    for module in pkgutil.walk_packages(portlint.__path__, "portlint."):
+        if module.name.endswith("__main__"):
+            continue  # runs a check when imported
+        for name, value in vars(importlib.import_module(module.name)).items():
+            if isinstance(value, re.Pattern) and unreadable & opcodes(parser.parse(value.pattern, value.flags)):
+                using.append(f"{module.name}.{name}")
+    assert sorted(using) == [f"portlint.extract.python_outline.{name}" for name in ("_EVENTS", "_LEAD", "_TAIL")]
