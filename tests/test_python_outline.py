@@ -11,14 +11,14 @@ from __future__ import annotations
 import ast
 import bisect
 import itertools
-import sys
 
 import pytest
+from conftest import needs_sparse
 
 from portlint.extract import python_outline
 from portlint.source import Source
 
-pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="python_outline declines before 3.11")
+pytestmark = needs_sparse
 
 def sparse(text: str, hot: list[int]) -> bytes | None:
     data = text.encode()
