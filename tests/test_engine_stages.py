@@ -387,16 +387,37 @@ def _nothing_ahead() -> Iterator[None]:
     engine._AHEAD.clear()
 
 
-def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone() -> None:
-    """Largest first: a big file is a task of its own, the small ones go together, in order."""
-    assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5, 1, 2, 4]]
-    assert engine._runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3, 4]]
+def test_a_pools_tasks_are_runs_of_about_equal_size_largest_alone_then_halving() -> None:
+    """Largest first: a big file is a task of its own, the small ones go together, in order; from
+    two runs' worth left, each run is half of what is left (an eighth of a run at least), so
+    that the last tasks, whose costs are least known, are small."""
+    assert engine._runs([7, 3, 5, 1, 2, 4], [50, 30, 10, 5, 3, 2], 4) == [[7], [3], [5], [1], [2, 4]]
+    assert engine._runs([1, 2, 3, 4], [10, 10, 10, 10], 2) == [[1, 2], [3], [4]]
     assert engine._runs([1, 2, 3], [0, 0, 0], 2) == [[1, 2, 3]]
     assert len(engine._runs(list(range(600)), [0, 1] * 300, pool.TASKS)) <= pool.TASKS + 1
     assert engine._runs([], [], 16) == []
     order = list(range(300))
-    runs = engine._runs(order, [1000 - i for i in order], 16)
-    assert [i for run in runs for i in run] == order and 14 <= len(runs) <= 17
+    sizes = [1000 - i for i in order]
+    runs = engine._runs(order, sizes, 16)
+    assert [i for run in runs for i in run] == order and len(runs) <= 17
+    totals = [sum(sizes[i] for i in run) for run in runs]
+    target = sum(sizes) / (16 - engine._TAIL_RUNS)
+    assert all(abs(total - target) < 1000 for total in totals[:10])  # equal runs first,
+    assert all(later < earlier for earlier, later in zip(totals[10:15], totals[11:15]))  # then halving,
+    assert max(totals[-3:]) < target / 4  # down to the smallest
+
+
+def test_a_pools_runs_never_outnumber_what_they_are_given() -> None:
+    """However the sizes fall, at most `count + 1` runs: the tasks must fit the pool's queue."""
+    import random
+
+    generator = random.Random(7)
+    for count in (1, 2, 3, 8, 40, pool.TASKS - 1):
+        for _ in range(50):
+            sizes = sorted((generator.randint(0, 100_000) for _ in range(generator.randint(0, 600))), reverse=True)
+            runs = engine._runs(list(range(len(sizes))), sizes, count)
+            assert len(runs) <= count + 1
+            assert [i for run in runs for i in run] == list(range(len(sizes)))
 
 
 def test_a_kind_with_few_files_is_one_task_that_imports_what_it_reads_itself() -> None:
