@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import importlib
 import importlib.util
-import json
 import os
 import time
 from collections.abc import Iterable
@@ -96,13 +95,19 @@ class Cache:
 
     def _load(self) -> None:
         try:
-            index = json.loads(self.path.read_bytes())
+            stored = self.path.read_bytes()
+        except OSError:
+            return  # none yet (a first run, and json is not imported for it)
+        import json
+
+        try:
+            index = json.loads(stored)
             if index.get("format") == FORMAT and index.get("salt") == self.salt and isinstance(index.get("files"), dict):
                 self._stored = index["files"]
                 decided = index.get("decisions")
                 self._decided = decided if isinstance(decided, dict) else {}
-        except (OSError, ValueError, AttributeError, RecursionError):
-            self._stored, self._decided = {}, {}  # none yet, unreadable or corrupt: start over
+        except (ValueError, AttributeError, RecursionError):
+            self._stored, self._decided = {}, {}  # unreadable or corrupt: start over
 
     def empty(self) -> bool:
         """Nothing stored for this salt: a first run (every file is read and extracted)."""
@@ -174,6 +179,8 @@ def _encoded(index: dict[str, Any]) -> bytes:
     try:
         return msgspec.json.encode(index)
     except UnicodeEncodeError:
+        import json
+
         return json.dumps(index, separators=(",", ":")).encode()
 
 

@@ -47,7 +47,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import json
 import os
 import stat
 import sys
@@ -160,7 +159,9 @@ class Warm:
             (name, value) for name, value in os.environ.items()
             if name in _ENVIRONMENT or name.startswith(_ENVIRONMENT_PREFIXES)
         )
-        return json.dumps([FORMAT, __version__, sys.version, self.args, os.getcwd(), environment, streams])
+        # repr, not json: json is imported only to load or store an entry (~2.5 ms before a
+        # cold check's pool forks); these are strings, tuples, lists, booleans and None.
+        return repr([FORMAT, __version__, sys.version, self.args, os.getcwd(), environment, streams])
 
     def _head(self) -> str:
         """The invocation, portlint and its dependencies, where the run starts (every config
@@ -314,6 +315,8 @@ class Warm:
                 merged[-1][1] += data
             else:
                 merged.append([fd, data])
+        import json  # imported ahead, while a cold check's pool works (start._LATER)
+
         entry = {"format": FORMAT, "key": key, "stamps": self.stamps, "code": code, "file": written,
                  "out": [[fd, data.decode("latin-1")] for fd, data in merged]}
         try:
@@ -400,8 +403,14 @@ def _teed(stream: Any, fd: int, chunks: list[list[Any]]) -> io.TextIOWrapper:
 def _load(path: Path) -> dict[str, Any] | None:
     """A stored entry as this version writes it, else None (absent, corrupt, foreign)."""
     try:
-        entry = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        stored = path.read_bytes()
+    except OSError:
+        return None  # none (a cold check imports json only while its pool works: start._LATER)
+    import json
+
+    try:
+        entry = json.loads(stored)
+    except (ValueError, RecursionError):
         return None
     if not (isinstance(entry, dict) and entry.get("format") == FORMAT and isinstance(entry.get("key"), str)
             and isinstance(entry.get("stamps"), str)):

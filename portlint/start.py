@@ -50,7 +50,8 @@ def _check(args: list[str], warm: runcache.Warm) -> int:
         drop_scanned_ahead()
 
 
-_LATER = ("portlint.cli", "portlint.report", "portlint.report.text")  # what the CLI imports to report a check
+# What the CLI imports to report a check, and json, which the run cache stores its entry with.
+_LATER = ("portlint.cli", "portlint.report", "portlint.report.text", "json")
 
 
 def run() -> NoReturn:

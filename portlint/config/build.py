@@ -7,7 +7,6 @@ host's, read through portlint/host/procfs.py).
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from portlint.codes import CHECK_CODES
-from portlint.config.errors import ConfigError, Invalid, describe
+from portlint.config.errors import ConfigError, Invalid, describe, quoted
 from portlint.config.positions import Key
 from portlint.config.read import Document
 from portlint.config.schema import validate
@@ -124,7 +123,7 @@ def _bounds(name: str, spec: dict[str, Any]) -> tuple[int, int]:
     if isinstance(written, str):
         match = _RANGE.fullmatch(written)
         assert match is not None  # the schema's pattern
-        low, high, form, shown = int(match[1]), int(match[2]), "LOW-HIGH", json.dumps(written)
+        low, high, form, shown = int(match[1]), int(match[2]), "LOW-HIGH", quoted(written)
     else:
         low, high = written
         form, shown = "[LOW, HIGH]", f"[{low}, {high}]"
@@ -182,7 +181,7 @@ def parse_floor_override(text: str) -> int | str:
         return value
     if re.fullmatch(r"[0-9]+", value) and is_port(int(value)):
         return int(value)
-    raise ConfigError("--ephemeral-floor", "", f'expected an integer {MIN_PORT}..{MAX_PORT} or "auto", got {json.dumps(text)}')
+    raise ConfigError("--ephemeral-floor", "", f'expected an integer {MIN_PORT}..{MAX_PORT} or "auto", got {quoted(text)}')
 
 
 def resolve_floor(value: int | str, proc_root: Path) -> tuple[int, str]:

@@ -4,11 +4,10 @@ When the result is invalid, the file is blamed, or else the first override that 
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from portlint.config.build import DEFAULT_INCLUDE, STOCK_FLOOR, Config, build, parse_floor_override, resolve_floor
-from portlint.config.errors import ConfigError, Invalid, key_path
+from portlint.config.errors import ConfigError, Invalid, key_path, quoted
 from portlint.config.overrides import merged, parse_override
 from portlint.config.read import Document, read
 from portlint.locate import absolute, root_of, shown
@@ -54,7 +53,7 @@ def load_config(
             build(path, document._replace(data=data), override, proc_root, root)
         except Invalid as problem:
             if text:
-                raise ConfigError(f"--config {json.dumps(text)}", key_path(problem.keys), problem.message) from None
+                raise ConfigError(f"--config {quoted(text)}", key_path(problem.keys), problem.message) from None
             keys = (*document.prefix, *problem.keys)
             raise ConfigError(shown(path) if path else "--config", key_path(keys), problem.message) from None
     raise AssertionError("unreachable: the merged config failed, so one step fails")  # pragma: no cover

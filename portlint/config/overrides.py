@@ -4,10 +4,9 @@ Telling a file from a setting is `split_config_args`' (portlint/locate.py), as r
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from portlint.config.errors import ConfigError
+from portlint.config.errors import ConfigError, quoted
 from portlint.config.read import TOML_POSITION
 from portlint.locate import tomllib
 
@@ -19,9 +18,9 @@ def parse_override(text: str) -> dict[str, Any]:
         parsed: dict[str, Any] = toml.loads(text)
     except toml.TOMLDecodeError as error:
         reason = TOML_POSITION.sub("", str(error))
-        raise ConfigError(f"--config {json.dumps(text)}", "", f"expected a config file or a TOML KEY = VALUE setting: {reason}") from None
+        raise ConfigError(f"--config {quoted(text)}", "", f"expected a config file or a TOML KEY = VALUE setting: {reason}") from None
     if not parsed:
-        raise ConfigError(f"--config {json.dumps(text)}", "", "expected a config file or a TOML KEY = VALUE setting")
+        raise ConfigError(f"--config {quoted(text)}", "", "expected a config file or a TOML KEY = VALUE setting")
     return parsed
 
 

@@ -7,16 +7,16 @@ reaches jsonschema (~45 ms to import), which decides and whose error becomes
 """
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
-from portlint.config.errors import Invalid, describe
+from portlint.config.errors import Invalid, describe, quoted
 from portlint.suggest import did_you_mean
 
 
 @cache
 def load_schema() -> dict[str, Any]:
+    import json
     from importlib.resources import files
 
     schema: dict[str, Any] = json.loads((files("portlint.config") / "schema.json").read_text(encoding="utf-8"))
@@ -62,7 +62,7 @@ def _schema_message(error: Any) -> str:
         keys = [key for branch in error.validator_value for key in branch.get("required", ())]
         present = [key for key in keys if key in instance]
         got = "both" if present else "neither"
-        return f"expected exactly one of {' or '.join(map(json.dumps, keys))}, got {got}"
+        return f"expected exactly one of {' or '.join(map(quoted, keys))}, got {got}"
     expected = schema.get("x-expected") or _expectation(keyword, schema)
     return f"expected {expected}, got {describe(instance)}" if expected else error.message
 
@@ -76,7 +76,7 @@ def _expectation(keyword: str, schema: dict[str, Any]) -> str:
             return f"an integer {schema.get('minimum', '')}..{schema['maximum']}"
         return f"an integer >= {schema['minimum']}"
     if keyword == "enum":
-        return "one of " + ", ".join(json.dumps(value) for value in schema["enum"])
+        return "one of " + ", ".join(quoted(value) for value in schema["enum"])
     if keyword == "minLength":
         return "a non-empty string"
     return ""  # pragma: no cover - every other keyword of the schema carries x-expected
