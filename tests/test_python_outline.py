@@ -221,6 +221,7 @@ def test_crlf_lines_keep_their_count_and_the_kept_lines_their_bytes() -> None:
         "x = \\ 1\nport = 2\n",  # a stray backslash
         "def f():\n        a = 1\n    b = 2\nport = 1\n",  # a dedent to a level never opened
         "if x:\n    port = 2\n    @decorator\n",  # a decorator that decorates nothing
+        "if x:\n    port = 2\n    y = 3\n    @decorator\n",  # the same, with a cold statement between them
         "if x:\n" + " " * 256 + "port = 2\n",  # indented deeper than a byte counts
     ],
 )

@@ -454,71 +454,114 @@ class _Blanker:
                  whole: Sequence[int] = (), whole_lines: list[int] | None = None) -> None:
         self.data = data
         self.lines = lines
-        self.starts = lines.starts
-        self.indents = lines.indents
+        self.starts = starts = lines.starts
+        self.indents = indents = lines.indents
         self.ends = lines.ends
         self.hot = hot
         self.blanks = blanks
         self.whole = set(whole)  # offsets of the functions kept with all their statements
         self.whole_lines = whole_lines or []  # sorted offsets of lines whose top-level statements are kept so
+        # The logical line each hot offset lies in, or in the blank and comment lines after (-1 before
+        # the first): the last whose first line starts at or before it. Sorted, as the offsets are.
+        count = len(starts)
+        self.hot_lines: list[int] = []
+        hot_lines = self.hot_lines
+        for at in hot:
+            line = bisect.bisect_right(starts, at) - 1  # or the line before, where `at` is in an indentation
+            if line + 1 < count and starts[line + 1] - indents[line + 1] <= at:
+                line += 1
+            hot_lines.append(line)
 
     def block(self, first: int, stop: int, indent: int) -> None:
         """The statements of logical lines first..stop-1, all at `indent` (a body, or the module).
 
-        Each logical line at `indent` starts a statement, a clause of one or a decorator's line:
-        they are found by a search of the indents' bytes for that byte, and which statements
-        hold a hot line by one walk along both, in order. A run of cold statements is blanked
-        as one (the comment lines between them too: the tree is the same)."""
+        Each logical line at `indent` starts a statement, a clause of one or a decorator's line
+        (a head). Only the statements that hold a hot line are looked at, from the head before
+        each hot line back to where the statement starts and forward to where the next one does
+        (searches of the indents' bytes for that byte); between them, each run of cold statements
+        is blanked as one (the comment lines between them too: the tree is the same). (Grouping
+        every head into statements in a Python loop, ~9,500 heads on AReaL for ~1,650 hot
+        statements, took sparse_at of its outlined files 15 ms instead of 10.)"""
         data, starts, levels = self.data, self.starts, self.lines.levels
         if first >= stop:
             return  # no statement (a module of comments)
         if levels[first] != indent or (indent and _shallower(indent - 1).search(levels, first, stop)):
             raise _Unsure  # a dedent to a level never opened, or an indented line after a simple one
-        heads = [first]
-        while (at := levels.find(indent, heads[-1] + 1, stop)) != -1:
-            heads.append(at)
-        heads.append(stop)
-        statements = []  # (its first head, its last): decorators, the statement, its clauses
-        k, count = 0, len(heads) - 1
-        while k < count:
-            start = k
-            while k < count and data[starts[heads[k]]] == _AT:
-                k += 1  # decorators, then what they decorate
-            if k == count:
-                raise _Unsure  # decorators that decorate nothing
-            while k + 1 < count and data[starts[heads[k + 1]]] in _CLAUSE_FIRST and self._is_clause(heads[k + 1]):
-                k += 1
-            statements.append((start, k))
-            k += 1
-        hot, ends = self.hot, self.ends
-        h = 0
-        cold = []
-        for first_head, last_head in statements:
-            low, high = starts[heads[first_head]] - indent, ends[heads[last_head + 1] - 1]
-            while h < len(hot) and hot[h] < low:
-                h += 1
-            cold.append(not (h < len(hot) and hot[h] <= high))
-        if first and self._is_match(first - 1):
-            cold = [False] * len(cold)  # `case` clauses are no statements: the parser reads every pattern
-        if all(cold):  # nothing left: a body keeps its header valid with a `pass`
-            self._blank(first, stop - 1, indent if first > 0 else -1)
-            return
-        run = -1  # the first line of the cold statements before this one
-        for (first_head, last_head), blank in zip(statements, cold):
-            if blank:
-                run = heads[first_head] if run < 0 else run
-                continue
-            if run >= 0:
-                self._blank(run, heads[first_head] - 1, -1)
-                run = -1
-            if self._kept_whole(heads[first_head], heads[last_head + 1] - 1, top=not first):
-                continue
-            parts = [(heads[j], heads[j + 1]) for j in range(first_head, last_head + 1) if data[starts[heads[j]]] != _AT]
-            for header, end in self._without_cold_elifs(parts):
-                if end > header + 1:
-                    self.block(header + 1, end, self.indents[header + 1])
-        if run >= 0:
+        if data[starts[levels.rfind(indent, first, stop)]] == _AT:
+            raise _Unsure  # decorators that decorate nothing (whether or not a statement here is hot)
+        if first and self._is_match(first - 1):  # `case` clauses are no statements: the parser reads every pattern
+            statements = self._every_statement(first, stop, indent)
+        else:
+            statements = self._hot_statements(first, stop, indent)
+            if not statements:  # nothing left: a body keeps its header valid with a `pass`
+                self._blank(first, stop - 1, indent if first > 0 else -1)
+                return
+        run = first  # the first line of the cold statements before this one
+        for begin, end in statements:
+            if run < begin:
+                self._blank(run, begin - 1, -1)
+            run = end
+            if end == begin + 1 or self._kept_whole(begin, end - 1, top=not first):
+                continue  # one logical line (most hot statements: no body to look into), or kept whole
+            heads = [begin]
+            while (at := levels.find(indent, heads[-1] + 1, end)) != -1:
+                heads.append(at)
+            heads.append(end)
+            parts = [(heads[j], heads[j + 1]) for j in range(len(heads) - 1) if data[starts[heads[j]]] != _AT]
+            for header, after in self._without_cold_elifs(parts):
+                if after > header + 1:
+                    self.block(header + 1, after, self.indents[header + 1])
+        if run < stop:
             self._blank(run, stop - 1, -1)
+
+    def _hot_statements(self, first: int, stop: int, indent: int) -> list[tuple[int, int]]:
+        """The statements of lines first..stop-1 at `indent` that hold a hot line, in order: the
+        line each starts at (its first decorator's) and the line after its last (the next
+        statement's first, or `stop`). A statement holds a hot line from the start of its first
+        line to the end of its last logical line: not in the comment lines after it."""
+        hot, hot_lines, ends, levels = self.hot, self.hot_lines, self.ends, self.lines.levels
+        found = []
+        h = bisect.bisect_left(hot_lines, first)
+        last = bisect.bisect_left(hot_lines, stop, h)
+        while h < last:
+            head = levels.rfind(indent, first, hot_lines[h] + 1)  # of the statement the hot line is in, or after
+            end = self._statement_end(head, stop, indent)
+            if hot[h] > ends[end - 1]:
+                h += 1  # in the comment lines after the statement
+                continue
+            found.append((self._statement_start(head, first, indent), end))
+            h = bisect.bisect_right(hot, ends[end - 1], h, last)
+        return found
+
+    def _every_statement(self, first: int, stop: int, indent: int) -> list[tuple[int, int]]:
+        """Every statement of lines first..stop-1 at `indent`, as `_hot_statements` gives them."""
+        found = []
+        while first < stop:
+            end = self._statement_end(first, stop, indent)
+            found.append((first, end))
+            first = end
+        return found
+
+    def _statement_start(self, head: int, first: int, indent: int) -> int:
+        """The head where the statement holding head `head` starts: back over the clauses it
+        is one of (`else`, ...) and the decorators above, no further than `first`."""
+        data, starts, levels = self.data, self.starts, self.lines.levels
+        while head > first:
+            before = levels.rfind(indent, first, head)
+            if data[starts[before]] != _AT and not (data[starts[head]] in _CLAUSE_FIRST and self._is_clause(head)):
+                break  # `before` is no decorator and `head` no clause: a statement starts at `head`
+            head = before
+        return head
+
+    def _statement_end(self, head: int, stop: int, indent: int) -> int:
+        """The head after the statement holding head `head` (the next statement's first), or `stop`:
+        a head goes on the statement before when it follows a decorator or is one of its clauses."""
+        data, starts, levels = self.data, self.starts, self.lines.levels
+        while (after := levels.find(indent, head + 1, stop)) != -1:
+            if data[starts[head]] != _AT and not (data[starts[after]] in _CLAUSE_FIRST and self._is_clause(after)):
+                return after
+            head = after
+        return stop
 
     def _kept_whole(self, first: int, last: int, top: bool) -> bool:
         line = self.starts[first] - self.indents[first]
