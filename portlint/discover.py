@@ -67,7 +67,10 @@ RE2_PORT_TOKENS = (rb"(?:^|[^A-Za-z])port", rb"(?:^|[^A-Z])Port", rb"(?:^|[^A-Z]
 # `port` as a word of a name, as naming.words splits one (underscores, other non-alphanumerics and
 # a lower-to-upper case change): `MASTER_PORT`, `--port`, `containerPort`, `portX`, but not
 # `ports`, `portion`, `port2` or `HTTPPort`. Every port-like name holds one (naming.is_port_name):
-# a statement without one (or a selector's key) writes none. Each spelling starts with its literal.
+# a statement without one (or a selector's key) writes none. Each spelling starts with its literal,
+# and matches only where the port token of RE2_PORT_TOKENS at its index does (a port word is one
+# whose byte before is no letter, or no upper-case one): extract.python._hot_lines looks only for
+# those the one pass of portlint.literals finds.
 PORT_WORDS = (
     rb"port(?<![A-Za-z0-9]port)(?![a-z0-9])",
     rb"Port(?<![A-Z]Port)(?![a-z0-9])",

@@ -6,7 +6,9 @@ file. `literal in data` is one pass over the file per literal, and a literal mos
 lack costs a pass over all of it: ~20 passes over every byte of a repository's Python. RE2's
 Set (google-re2) matches every literal in one pass; `holds` asks it once per file (the last
 file's answer is kept) and tells whether one literal was among them. The prefilter's port
-tokens are found in the same pass (`port_token`).
+tokens are found in the same pass (`port_token`), and so are the words the Python extractor's
+hot lines are made of (`holds`, and `holds_folded` for words in any case): a file is searched
+for the places of only those it holds.
 """
 from __future__ import annotations
 
@@ -26,8 +28,14 @@ NEEDLES = (
     # portlint.tool_defaults.mentions_tool
     b"rayStartParams", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR", b"start", b"ray",
     b"RAY",
+    # portlint.extract.python._hot_lines: the words of statements the site finder visits (_HOT_WORDS)
+    b"click", b"typer",
 )
+# Words asked about in any case (`holds_folded`): portlint.extract.python_commands._HOT_BYTES.
+FOLDED = (b"cmd", b"command", b"script", b"subprocess", b"system", b"popen")
 _INDEX = {needle: i for i, needle in enumerate(NEEDLES)}
+_FOLDED_INDEX = {word: len(NEEDLES) + i for i, word in enumerate(FOLDED)}
+_TOKENS_AT = len(NEEDLES) + len(FOLDED)  # the first port token's bit
 K = TypeVar("K")
 T = TypeVar("T")
 _NOTHING = object()  # what no caller asks about
@@ -50,9 +58,12 @@ def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
     return asked
 
 
-def port_token(data: bytes) -> bool:
-    """Whether the bytes hold a port token (discover.Prefilter's), found in the same pass."""
-    return _bits(data) >> len(NEEDLES) != 0
+def port_token(data: bytes, which: int | None = None) -> bool:
+    """Whether the bytes hold a port token (discover.Prefilter's), or the `which`th of
+    discover.RE2_PORT_TOKENS, found in the same pass."""
+    if which is None:
+        return _bits(data) >> _TOKENS_AT != 0
+    return bool(_bits(data) >> (_TOKENS_AT + which) & 1)
 
 
 def holds(data: bytes, literal: bytes) -> bool:
@@ -63,15 +74,24 @@ def holds(data: bytes, literal: bytes) -> bool:
     return bool(_bits(data) >> at & 1)
 
 
+def holds_folded(data: bytes, word: bytes) -> bool:
+    """`word in data.lower()`, for a lower-case `word` (ASCII letters are matched in either case)."""
+    at = _FOLDED_INDEX.get(word)
+    if at is None:
+        return word in data.lower()
+    return bool(_bits(data) >> at & 1)
+
+
 @of_last
 def _bits(data: bytes) -> int:
-    """A bit per needle the bytes hold, then one per port token."""
+    """A bit per needle the bytes hold, then one per folded word, then one per port token."""
     return sum(1 << i for i in _matcher().Match(data) or ())
 
 
 @cache
 def _matcher() -> Any:
-    """The needles, then discover's port tokens, as one RE2 Set, compiled on first use."""
+    """The needles, the folded words (in any case), then discover's port tokens, as one RE2 Set,
+    compiled on first use."""
     import re2
 
     from portlint.discover import RE2_PORT_TOKENS
@@ -79,6 +99,8 @@ def _matcher() -> Any:
     matcher = re2.Set.SearchSet(re2_options())
     for needle in NEEDLES:
         matcher.Add(re2.escape(needle))
+    for word in FOLDED:
+        matcher.Add(b"(?i)" + re2.escape(word))
     for token in RE2_PORT_TOKENS:
         matcher.Add(token)
     matcher.Compile()

@@ -396,6 +396,25 @@ def test_the_hot_lines_are_those_that_spell_a_command_name_or_a_runner() -> None
     assert reader.hot_lines(data) == [4, 5, 6, 7, 8, 10, 11]
 
 
+def test_the_hot_lines_are_those_found_when_every_needle_is_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In ASCII bytes a needle is looked for only where the one pass of portlint.literals finds
+    it, in any case: the lines, and the spellings read_lines asks about again, are those a search
+    for every needle finds (CR line ends, non-ASCII and NFKC spellings, no newline at the end)."""
+    import random
+
+    from portlint.extract import python_commands as reader
+
+    pieces = [b"\n", b"\r\n", b"\r", b"cmd", b"CMD", b"Cmd", b"launchScript", b"command", b"SUBPROCESS", b"subprocess.run(",
+              b"os.system", b"Popen", b"popen", b"description", b"x", b" = ", b"'ray start'", b"\xc3\xa9",
+              b"\xef\xbd\x83\xef\xbd\x8d\xef\xbd\x84", b"def "]
+    rng = random.Random(11)
+    cases = [bytes(bytearray(b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 14))))) for _ in range(3000)]
+    found = [(reader.hot_lines(data), reader._spellings(data)) for data in cases]
+    monkeypatch.setattr(reader, "holds_folded", lambda data, word: True)
+    assert found == [(reader.hot_lines(data), reader._spellings.__wrapped__(data)) for data in cases]
+    assert any(lines for lines, _ in found) and any(not lines for lines, _ in found)
+
+
 @needs_sparse
 def test_the_lines_read_are_those_where_a_command_name_may_be_a_target() -> None:
     """Of the hot lines, the reader reads those where a name may be an assignment's target or

@@ -1,6 +1,8 @@
 """The Python extractor: constants, defaults, conditional literals, env lookups; never runs code."""
 from __future__ import annotations
 
+import pytest
+
 from portlint.extract.python import extract
 from portlint.naming import NameFilter
 from portlint.source import Source
@@ -160,3 +162,25 @@ def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_li
         words = [m.start() for m in re.finditer(rb"(?<![A-Za-z0-9])port(?![a-z0-9])|(?<![A-Z])PORT(?![A-Za-z0-9])|click", data)]
         lines = sorted({bisect.bisect_right(starts, at) for at in words})
         assert _hot_lines(source, NameFilter()) == (lines, [starts[line - 1] for line in lines]), data
+
+
+def test_the_hot_lines_are_those_found_when_every_word_is_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spelling of `port` or a hot word is looked for only where the one pass of
+    portlint.literals finds it: the lines are those a search for every one of them finds."""
+    import random
+
+    from portlint.extract import python
+
+    pieces = [b"\n", b"\r\n", b"\r", b"port", b"Port", b"PORT", b"xPort", b"APORT", b"_port", b"ports", b"import", b"click",
+              b"typer", b"gcs_slot", b"serve_port", b"\xc3\xa9", b"\xef\xbd\x90\xef\xbd\x8f\xef\xbd\x92\xef\xbd\x94", b" ", b"=1"]
+    names = [NameFilter(), NameFilter(["cluster.gcs_slot", "Engine.port", "x.click"])]
+    rng = random.Random(7)
+    cases = []
+    for _ in range(3000):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        cases += [(Source("m.py", data), chosen) for chosen in names]
+    found = [python._hot_lines(source, chosen) for source, chosen in cases]
+    monkeypatch.setattr(python, "port_token", lambda data, which: True)
+    monkeypatch.setattr(python, "holds", lambda data, literal: True)
+    assert found == [python._hot_lines(Source("m.py", source.data), chosen) for source, chosen in cases]
+    assert any(lines for lines, _ in found) and any(not lines for lines, _ in found)

@@ -2,6 +2,7 @@
 `holds` answers exactly as `literal in data` would."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portlint import discover, engine, literals
-from portlint.literals import NEEDLES, holds
+from portlint.literals import FOLDED, NEEDLES, holds, holds_folded
+from portlint.naming import NameFilter
+from portlint.source import Source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -19,6 +22,8 @@ PIECES = st.one_of(
     st.sampled_from(NEEDLES),
     st.sampled_from(NEEDLES).map(lambda n: n[:-1]),
     st.sampled_from(NEEDLES).map(lambda n: n[1:]),
+    st.sampled_from(FOLDED).map(lambda w: w.upper()), st.sampled_from(FOLDED).map(lambda w: w.capitalize()),
+    st.sampled_from(FOLDED).map(lambda w: w[1:]),
     st.sampled_from([b"\xff\xfe", b"\x80", b"\x00", b"\n", b"\r\n", b" ", b"\xc3\xa9", b"Pstart", b"arRAY"]),
     st.binary(max_size=6),
 )
@@ -31,6 +36,17 @@ def test_holds_is_literal_in_data_for_every_needle(files: list[bytes]) -> None:
     for data in files:
         for _ in range(2):
             assert [holds(data, n) for n in NEEDLES] == [n in data for n in NEEDLES]
+            assert [holds_folded(data, w) for w in FOLDED] == [w in data.lower() for w in FOLDED]
+
+
+def test_the_folded_words_are_the_command_readers() -> None:
+    """python_commands._spellings asks about each of its needles (any other word would be
+    answered right too, by a pass of its own)."""
+    from portlint.extract import python_commands
+
+    assert python_commands._HOT_BYTES == FOLDED
+    assert holds_folded(b"x = CmD", b"cmd") and not holds_folded(b"c md", b"cmd")
+    assert holds_folded(b"A Bind", b"bind") and not holds_folded(b"bound", b"bind")
 
 
 def test_a_literal_not_listed_is_answered_by_a_pass_of_its_own() -> None:
@@ -45,8 +61,11 @@ def test_equal_bytes_of_another_object_are_asked_again() -> None:
 
 
 def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The read stage's tests over every fixture file ask `holds` only about listed literals
-    (an unlisted one would still be answered right, by a pass over the file of its own)."""
+    """The read stage's tests, and the Python extractor's hot lines, over every fixture file ask
+    `holds` only about listed literals (an unlisted one would still be answered right, by a pass
+    over the file of its own)."""
+    from portlint.extract import python
+
     asked: set[bytes] = set()
     real = literals.holds
 
@@ -54,7 +73,8 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
         asked.add(literal)
         return real(data, literal)
 
-    for module in ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tool_defaults"):
+    modules = ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tool_defaults", "portlint.extract.python")
+    for module in modules:
         monkeypatch.setattr(f"{module}.holds", recording)
     no_token = discover.Prefilter((), ())  # finds no port token, so every other byte test runs
     files = [p for p in FIXTURES.rglob("*") if p.is_file() and discover.kind_of(str(p))]
@@ -62,6 +82,12 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
         data = path.read_bytes()
         for kind in ("python", "yaml", "shell"):
             engine.worth_parsing(kind, data, no_token)
+        if discover.kind_of(str(path)) == "python":
+            try:
+                source = Source(str(path), data)
+            except UnicodeDecodeError:
+                continue
+            python._hot_lines(source, NameFilter())
     assert len(files) > 500
     assert asked and asked <= set(NEEDLES), asked - set(NEEDLES)
     assert asked == set(NEEDLES), set(NEEDLES) - asked  # and every listed one is asked about
@@ -97,7 +123,8 @@ def test_the_code_analyses_byte_tests_answer_as_asked_afresh(files: list[bytes])
 
 TOKEN_PIECES = st.one_of(
     st.sampled_from([b"port", b"Port", b"PORT", b"import", b"aPort", b"APort", b"xPORT", b"XPORT", b"4port", b"_PORT",
-                     b"\xc3\xa9port", b"Por", b"ort", b"PORTS", b"support", b"\n", b" ", b"\x00", b"\xff"]),
+                     b"\xc3\xa9port", b"Por", b"ort", b"PORTS", b"support", b"\n", b" ", b"\x00", b"\xff", b"port2",
+                     b"portX", b"Port0", b"PORT_", b"9PORT"]),
     st.sampled_from(NEEDLES),
     st.binary(max_size=4),
 )
@@ -111,6 +138,10 @@ def test_the_port_tokens_of_the_one_pass_are_the_prefilters(files: list[bytes]) 
     plain, named = discover.prefilter(), discover.prefilter(["cluster.gcs_slot"])
     for data in files:
         assert literals.port_token(data) == any(token.search(data) for token in plain.tokens)
+        tokens = [literals.port_token(data, which) for which in range(len(plain.tokens))]
+        assert tokens == [token.search(data) is not None for token in plain.tokens]
+        # a port word is found only where its port token is (python._hot_lines looks for no other)
+        assert all(held or re.search(word, data) is None for held, word in zip(tokens, discover.PORT_WORDS))
         assert plain.held(data) == bool(plain.search(data)) and named.held(data) == bool(named.search(data))
 
 

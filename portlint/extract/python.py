@@ -31,6 +31,7 @@ from portlint import analysis
 from portlint.analysis import rendezvous, sockets
 from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
 from portlint.extract import Extraction, Suppression, prose, python_commands, python_outline, suppression_in
+from portlint.literals import holds, port_token
 from portlint.model import Command, Site
 from portlint.naming import NameFilter, role_of
 from portlint.records import structs
@@ -345,7 +346,8 @@ class _SiteFinder(Visitor):
 
 
 # Words of statements the finder must visit for what they tell it about later ones (not sites
-# themselves): `from click import option as opt`. A visitor that gathers such state needs its words here.
+# themselves): `from click import option as opt`. A visitor that gathers such state needs its words
+# here (and in portlint.literals.NEEDLES, whose one pass says which a file holds).
 _HOT_WORDS = (b"click", b"typer")
 
 
@@ -354,13 +356,19 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
     part of a selector name, or a word of _HOT_WORDS: the only lines a site's name can be
     written on, and the name a value is passed on to (`serve(port=DEFAULT_PORT)` spells the
     site's name); and the offset where each starts. Numbered by counting newlines up to each
-    word, where no lone CR ends a line: most files give no site, and need no other line's start."""
+    word, where no lone CR ends a line: most files give no site, and need no other line's start.
+
+    A spelling of `port` or a word of _HOT_WORDS is looked for only in a file that holds it, as
+    the one pass of portlint.literals tells (the extraction asks it anyway: `mentions_tool`):
+    most files hold neither hot word, nor `Port` or `PORT` (on AReaL ~6 ms of CPU less)."""
     from portlint.discover import prefilter
 
     data = source.data
     pattern = prefilter(names.selector_names)
-    offsets = [m.start() for word in _port_words() for m in word.finditer(data)]
-    for leaf in {*pattern.keys, *_HOT_WORDS}:  # keys: each selector's last dotted part
+    offsets = [m.start() for which, word in enumerate(_port_words()) if port_token(data, which)
+               for m in word.finditer(data)]
+    held = [word for word in _HOT_WORDS if holds(data, word)]
+    for leaf in {*pattern.keys, *held}:  # keys: each selector's last dotted part
         at = data.find(leaf)
         while at != -1:
             offsets.append(at)

@@ -33,7 +33,7 @@ from portlint.analysis.tree import (
     statement_holds_hot,
 )
 from portlint.extract.python_outline import Outline
-from portlint.literals import of_last
+from portlint.literals import holds_folded, of_last
 from portlint.model import Command
 from portlint.naming import NameFilter, words
 from portlint.records import structs
@@ -76,14 +76,19 @@ def commands(source: Source, tree: ast.AST, offset_of: OffsetOf, hot: list[int])
 # found by these bytes in them, in any case; "description" or "system_prompt" holds none.
 _RUNNER_PARTS = frozenset(("subprocess", "system", "popen", "create_subprocess_shell"))  # one of each of _RUNNERS
 _COMMAND_STEMS = ("cmd", "command", "script")  # in every command word
+# Each in portlint.literals.FOLDED too, whose one pass says which a file holds in any case.
 _HOT_BYTES = tuple(word.encode() for word in (*_COMMAND_STEMS, "subprocess", "system", "popen"))
 
 
 def hot_lines(data: bytes) -> list[int]:
     """The lines (1-based, as ast counts them) that spell an identifier a command is read by:
-    a name with a command word, a part of a runner's name."""
-    text, starts = searchable(data)
-    return sorted({bisect.bisect_right(starts, first) for first, _, _ in _spellings(text)})
+    a name with a command word, a part of a runner's name. Where there is none, no line's start
+    is worked out (about half the files that mention a tool)."""
+    found = _spellings(data)
+    if not found:
+        return []
+    starts = searchable(data)[1]
+    return sorted({bisect.bisect_right(starts, first) for first, _, _ in found})
 
 
 def read_lines(data: bytes, line_offsets: list[int], lines: Outline, hot: list[int]) -> list[int]:
@@ -104,14 +109,25 @@ def read_lines(data: bytes, line_offsets: list[int], lines: Outline, hot: list[i
 
 
 @of_last
-def _spellings(text: bytes) -> list[tuple[int, int, bool]]:
-    """Where each identifier a command may be read by starts and ends in a `searchable` text,
-    and whether it is a part of a runner's name (else a name with a command word). Those of
-    the last text asked about are kept: read_lines asks again of the bytes hot_lines read."""
+def _spellings(data: bytes) -> list[tuple[int, int, bool]]:
+    """Where each identifier a command may be read by starts and ends in the module's `searchable`
+    text, and whether it is a part of a runner's name (else a name with a command word). Those
+    of the last bytes asked about are kept: read_lines asks again of the bytes hot_lines read.
+
+    In ASCII bytes, only the needles the one pass of portlint.literals finds (in any case) are
+    looked for: their text differs from them only in how a line ends, and no needle spans one.
+    A non-ASCII line's NFKC form may spell a needle its bytes do not (`ｃｍｄ`): there, every
+    needle is. The text of ASCII bytes without a CR is the bytes themselves: no line starts
+    are worked out for it."""
+    plain = data.isascii()
+    needles = [needle for needle in _HOT_BYTES if holds_folded(data, needle)] if plain else _HOT_BYTES
+    if not needles:
+        return []
+    text = data if plain and b"\r" not in data else searchable(data)[0]
     lowered = text.lower()
     judged: dict[bytes, tuple[bool, bool]] = {}
     found = []
-    for needle in _HOT_BYTES:
+    for needle in needles:
         at = lowered.find(needle)
         while at != -1:
             first, end = identifier_span(text, at, at + len(needle))
