@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import ast
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
 
 from portlint.analysis.calls import HelperCall
 from portlint.analysis.tree import (
     Located,
     children,
     constant_index,
-    dotted,
     is_string,
     names_in,
 )
@@ -51,7 +50,7 @@ from portlint.analysis.values import (
 if TYPE_CHECKING:
     from portlint.analysis.flow import Summary
     from portlint.analysis.imports import External
-    from portlint.analysis.module import ModuleIndex
+    from portlint.analysis.module import Function, ModuleIndex
 
 CLOSING = frozenset(("close", "server_close"))
 # Using a socket this way means it serves here: it is kept open while it does.
@@ -69,6 +68,8 @@ SOCKET_METHODS = CLOSING | SERVING | HANDED_OVER | frozenset((
     "getsockname", "listen", "setsockopt", "getsockopt", "settimeout", "setblocking", "connect", "connect_ex",
     "shutdown", "send", "sendall", "sendto"))
 RANDOM = frozenset(("randint", "randrange", "choice", "randbelow", "uniform"))
+# The values of constants, made once (and their hashes with them: a state's key hashes its values).
+_TRUE, _FALSE, _ZERO, _CANDIDATE = frozenset({TRUE}), frozenset({FALSE}), frozenset({ZERO}), frozenset({CANDIDATE})
 
 
 class Evaluator(ABC):
@@ -84,20 +85,36 @@ class Evaluator(ABC):
         self.owner = owner  # the class of a method, "" otherwise
         self.self_name = ""
         self.served: set[Hashable] = set()  # sockets that serve somewhere in the function: live servers
+        self._targets: dict[ast.expr, tuple[Function | External, int] | None] = {}
 
     @abstractmethod
     def check(self, state: State, sid: Hashable, escape: Escape, at_exit: bool) -> None:
         """Judge a port number that leaves (`escape`): a violation when its socket was released on this path."""
 
     # -- values ----------------------------------------------------------------
+    # The `_eval_<NodeType>` method of each node type (`_children` where there is none), looked up
+    # once per class and type: `eval` runs for every expression on every path.
+    _evaluators: dict[type, Callable[[Evaluator, Any, State], frozenset]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._evaluators = {}
+
     def eval(self, node: ast.AST, state: State) -> frozenset:
-        handler = getattr(self, f"_eval_{type(node).__name__}", None)
-        return handler(node, state) if handler else self._children(node, state)
+        handler = self._evaluators.get(type(node))
+        if handler is None:
+            found: Callable[[Evaluator, Any, State], frozenset] = getattr(
+                type(self), f"_eval_{type(node).__name__}", type(self)._children)
+            handler = self._evaluators[type(node)] = found
+        return handler(self, node, state)
 
     def _children(self, node: ast.AST, state: State) -> frozenset:
         found: set = set()
         for child in children(node):
-            found |= self.eval(child, state) if isinstance(child, ast.expr) else self._children(child, state)
+            if isinstance(child, ast.expr):
+                found |= self.eval(child, state)
+            elif child._fields:  # not an operator (`and`, `<`), which holds nothing
+                found |= self._children(child, state)
         return frozenset(found)
 
     def _eval_Name(self, node: ast.Name, state: State) -> frozenset:
@@ -106,15 +123,18 @@ class Evaluator(ABC):
     def _eval_Constant(self, node: ast.Constant, state: State) -> frozenset:
         value = node.value
         if value is True or value is False:
-            return frozenset({TRUE if value else FALSE})
-        return frozenset({ZERO}) if type(value) is int and value == 0 else NOTHING
+            return _TRUE if value else _FALSE
+        return _ZERO if type(value) is int and value == 0 else NOTHING
 
     def _eval_Attribute(self, node: ast.Attribute, state: State) -> frozenset:
         key = self.self_key(node)
         if key:
             return state.env.get(key, NOTHING)
+        values = self.eval(node.value, state)
+        if not values:
+            return NOTHING  # an attribute of nothing known (most are)
         found: set = set()
-        for value in flatten(self.eval(node.value, state)):
+        for value in flatten(values):
             if isinstance(value, Sock):
                 attribute = node.attr
                 if attribute in SERVING:  # `Thread(target=server.serve_forever)`: it will serve
@@ -140,7 +160,7 @@ class Evaluator(ABC):
         return frozenset(found)
 
     def _eval_Tuple(self, node: ast.Tuple | ast.List, state: State) -> frozenset:
-        items = tuple(self.eval(_unstarred(element), state) for element in node.elts)
+        items = tuple([self.eval(_unstarred(element), state) for element in node.elts])
         if any(isinstance(element, ast.Starred) for element in node.elts):
             return frozenset(v for item in items for v in item)
         return frozenset({Tup(items)})
@@ -155,12 +175,18 @@ class Evaluator(ABC):
         return NOTHING if isinstance(node.op, ast.Not) else numeric(values)
 
     def _eval_Compare(self, node: ast.Compare, state: State) -> frozenset:
-        self._children(node, state)
+        self.eval(node.left, state)  # for their effects (a call's): a comparison is a bool
+        for comparator in node.comparators:
+            self.eval(comparator, state)
         return NOTHING
 
     def _eval_IfExp(self, node: ast.IfExp, state: State) -> frozenset:
         self.eval(node.test, state)
         return self.eval(node.body, state) | self.eval(node.orelse, state)
+
+    def _eval_FormattedValue(self, node: ast.FormattedValue, state: State) -> frozenset:
+        values = self.eval(node.value, state)
+        return values | self.eval(node.format_spec, state) if node.format_spec is not None else values
 
     def _eval_JoinedStr(self, node: ast.JoinedStr, state: State) -> frozenset:
         return numeric(self._children(node, state))
@@ -238,7 +264,7 @@ class Evaluator(ABC):
             negated, node = not negated, node.operand
         if not isinstance(node, ast.Call):
             return None
-        target = self.index.resolve(node.func, self.owner, self.self_name)
+        target = self.target(node.func)
         summary = self.index.summary(target[0]) if target is not None else None
         if target is None or summary is None:
             return None
@@ -251,6 +277,14 @@ class Evaluator(ABC):
             if isinstance(arg, ast.Name):
                 return arg.id, free_when_true != negated, node, f"{target[0].name}()"
         return None
+
+    def target(self, func: ast.expr) -> tuple[Function | External, int] | None:
+        """`ModuleIndex.resolve` of a call's function, kept by node: it is asked for on every path, and
+        the answer depends only on the node, the class and the name of `self` (fixed for the walk)."""
+        if func in self._targets:
+            return self._targets[func]
+        found = self._targets[func] = self.index.resolve(func, self.owner, self.self_name)
+        return found
 
     # -- assignments -----------------------------------------------------------
     def assign(self, target: ast.expr, values: frozenset, state: State, node: Located) -> None:
@@ -291,7 +325,7 @@ class Evaluator(ABC):
     def elements(self, values: frozenset) -> frozenset:
         """What a loop over `values` binds its target to: their sockets and ports, else a scanned candidate."""
         found = frozenset(v for v in flatten(values) if isinstance(v, (Sock, Num, Addr)))
-        return found or frozenset({CANDIDATE})
+        return found or _CANDIDATE
 
     def store(self, values: frozenset, state: State, node: Located, target: ast.expr) -> None:
         """Values put where they outlive the function: a socket is kept, a number is judged at exit."""
@@ -299,6 +333,8 @@ class Evaluator(ABC):
         state.store(numbers_in(values), Escape(node, "store", target))
 
     def hold(self, values: frozenset, state: State) -> None:
+        if not values:
+            return  # most calls are handed nothing the analysis knows of
         state.hold(sockets_in(values))
         self.summary.param_holds |= {v.index for v in flatten(values) if isinstance(v, Param)}
 
@@ -321,21 +357,21 @@ class Evaluator(ABC):
     def _eval_Call(self, node: ast.Call, state: State) -> frozenset:
         positional: list[tuple[ast.expr, frozenset]] = []
         keywords: dict[str, tuple[ast.expr, frozenset]] = {}
-        extra: list[frozenset] = []
+        arguments: list[frozenset] = []  # the values of every argument, `*args` and `**kwargs` too
         for arg in node.args:
             if isinstance(arg, ast.Starred):
-                extra.append(self.eval(arg.value, state))
+                values = self.eval(arg.value, state)
             else:
-                positional.append((arg, self.eval(arg, state)))
+                values = self.eval(arg, state)
+                positional.append((arg, values))
+            arguments.append(values)
         for keyword in node.keywords:
             values = self.eval(keyword.value, state)
-            if keyword.arg is None:
-                extra.append(values)
-            else:
-                keywords[keyword.arg] = (keyword.value, values)
-        arguments = [v for _, v in positional] + [v for _, v in keywords.values()] + extra
+            if keyword.arg is not None:
+                keywords[keyword.arg] = (keyword.value, values)  # a name given twice does not parse
+            arguments.append(values)
         func = node.func
-        target = self.index.resolve(func, self.owner, self.self_name)
+        target = self.target(func)
         if target is not None:
             helper, shift = target
             receiver = self.eval(func.value, state) if shift and isinstance(func, ast.Attribute) else NOTHING
@@ -355,12 +391,12 @@ class Evaluator(ABC):
         if made is not None:
             return made
         if name in RANDOM:
-            return frozenset({CANDIDATE})
+            return _CANDIDATE
+        everything = NOTHING.union(*arguments)
         if name in CONVERSIONS:
-            return frozenset(v for values in arguments for v in values)
-        if name in QUIET or dotted(func).startswith("logging."):
+            return everything
+        if name in QUIET or _in_logging(func):
             return NOTHING
-        everything = frozenset(v for values in arguments for v in values)
         if name in STORING and isinstance(func, ast.Attribute):
             if not self.into_local(func.value, everything, state):
                 self.store(everything, state, node, func.value)
@@ -377,11 +413,14 @@ class Evaluator(ABC):
     def _socket_method(self, node: ast.Call, func: ast.Attribute, receiver: frozenset, positional: list,
                        keywords: dict, state: State) -> frozenset | None:
         method = func.attr
-        key = self.self_key(func.value)
         if method == "bind" and len(positional) == 1 and not keywords:
             return self._bind(node, func.value, receiver, positional[0], state)
-        if method in CLOSING and key:
-            self.summary.self_releases.add(key[len("self."):])
+        if method in CLOSING:
+            key = self.self_key(func.value)
+            if key:
+                self.summary.self_releases.add(key[len("self."):])
+        if not receiver:
+            return None  # a method of nothing known: no socket nor parameter to call it on
         params = self._socket_params(func.value, receiver) if method in SOCKET_METHODS else set()
         sids = sockets_in(receiver) | {("param", i) for i in params}
         if not sids:
@@ -469,6 +508,15 @@ class Evaluator(ABC):
         call = HelperCall(self, node, args, summary)
         call.apply_effects(state, name, bool(shift and receiver == state.env.get(self.self_name)))
         return call.result(state, name)
+
+
+def _in_logging(func: ast.expr) -> bool:
+    """A function of the `logging` module (`dotted(func).startswith("logging.")`, without joining the names)."""
+    if not isinstance(func, ast.Attribute):
+        return False
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return isinstance(func, ast.Name) and func.id == "logging"
 
 
 def _port_of(node: ast.expr | None, values: frozenset) -> tuple[ast.expr | None, frozenset | None]:

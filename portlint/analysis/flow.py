@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from portlint.analysis.expressions import Evaluator
 from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
@@ -48,6 +48,7 @@ _LAUNCHERS = frozenset(("Popen", "check_call", "check_output", "create_subproces
 _LAUNCH_CALLS = frozenset(("subprocess.run", "subprocess.call", "sp.run", "sp.call", "os.system", "run_command"))
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
 LOOP_ROUNDS = 2
+_COMPARED = 16  # up to this many paths, `_distinct` compares them pair by pair
 
 
 class Violation(Struct, frozen=True):
@@ -193,12 +194,28 @@ class Flow(Evaluator):
             states = _distinct(self.exec_statement(statement, states))
         return states
 
+    # The `_exec_<StatementType>` method of each statement type (`_exec_simple` for the small
+    # statements, `_exec_other` for the rest), looked up once per class and type.
+    _executors: dict[type, Callable[[Flow, Any, list[State]], list[State]]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._executors = {}
+
     def exec_statement(self, node: ast.stmt, states: list[State]) -> list[State]:
-        handler: Callable[[ast.stmt, list[State]], list[State]] | None = getattr(self, f"_exec_{type(node).__name__}", None)
-        if handler is not None:
-            return handler(node, states)
-        if isinstance(node, _SIMPLE):
-            return [after for state in states for after in self.exec_small(node, state)]
+        handler = self._executors.get(type(node))
+        if handler is None:
+            cls = type(self)
+            default = cls._exec_simple if isinstance(node, _SIMPLE) else cls._exec_other
+            handler = self._executors[type(node)] = getattr(cls, f"_exec_{type(node).__name__}", default)
+        return handler(self, node, states)
+
+    def _exec_simple(self, node: ast.stmt, states: list[State]) -> list[State]:
+        """A statement without statements inside, on each path."""
+        return [after for state in states for after in self.exec_small(node, state)]
+
+    def _exec_other(self, node: ast.stmt, states: list[State]) -> list[State]:
+        """A statement the walk does not look into (`pass`, an import, a class): the paths go on as they were."""
         return states
 
     def _exec_If(self, node: ast.If, states: list[State]) -> list[State]:
@@ -379,12 +396,33 @@ class Flow(Evaluator):
 
 
 def _distinct(states: list[State]) -> list[State]:
+    """The states without repeats (the first of the `same` ones, in order), at most MAX_PATHS of them.
+
+    A few states are compared pair by pair (most often two, and different). More would make too
+    many pairs: they are grouped by `State.digest` first, and each is compared with those of its
+    group only (almost always none, or one that is the same).
+    """
     if len(states) < 2:
-        return list(states)  # one path is distinct from itself (its key, a hash of every variable, is not needed)
-    seen: dict[Hashable, State] = {}
+        return list(states)  # one path is distinct from itself
+    kept: list[State] = []
+    if len(states) <= _COMPARED:
+        for state in states:
+            for other in kept:
+                if state.same(other):
+                    break
+            else:
+                kept.append(state)
+        return kept[:MAX_PATHS]
+    groups: dict[int, list[State]] = {}
     for state in states:
-        seen.setdefault(state.key(), state)
-    return list(seen.values())[:MAX_PATHS]
+        group = groups.setdefault(state.digest(), [])
+        for other in group:
+            if state.same(other):
+                break
+        else:
+            group.append(state)
+            kept.append(state)
+    return kept[:MAX_PATHS]
 
 
 def _launches(escape: Escape) -> bool:

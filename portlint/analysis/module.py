@@ -49,7 +49,8 @@ class ModuleIndex:
                 self.classes.setdefault(statement.name, {}).update(methods)
                 for name, method in methods.items():
                     self.names[method] = (f"{statement.name}.{name}", statement.name)
-        self.nested = [node for node in function_defs(module) if node not in self.names]
+        self.defined = function_defs(module)  # every function, at any depth (walked once: _Usage reads it too)
+        self.nested = [node for node in self.defined if node not in self.names]
 
     def resolve(self, func: ast.expr, owner: str, self_name: str) -> tuple[Function | External, int] | None:
         """The module's function a call reaches, and whether it gets an implicit first argument (`self`)."""
@@ -124,7 +125,7 @@ class ModuleIndex:
         """
         if self._hot_functions is not None:
             return self._hot_functions
-        usage = _Usage(self.module, {node for node, (_, owner) in self.names.items() if owner}, self.data)
+        usage = _Usage(self.module, self.defined, {node for node, (_, owner) in self.names.items() if owner}, self.data)
         words = {_SOURCE} | {local.rsplit(".", 1)[-1] for local in self.externals}
         hot: set[Function] = set()
         asked: set[Function] = set()  # hot methods whose kept attributes are words already
@@ -196,10 +197,10 @@ class _Usage:
     constants, most nodes, take a short path.)
     """
 
-    def __init__(self, module: ast.Module, methods: set[Function], data: bytes | None) -> None:
+    def __init__(self, module: ast.Module, functions: list[Function], methods: set[Function], data: bytes | None) -> None:
         self.module = module
         self.methods = methods
-        self.functions = list(function_defs(module))
+        self.functions = functions  # function_defs(module)
         self.spans = [(first_line(node), end_line(node)) for node in self.functions]
         self.used: dict[Function, set[str]] = {}
         self.walked: dict[Function, tuple[int, set[str]]] = {}  # (lines searched when walked, the names found)
@@ -289,8 +290,7 @@ def _names(nodes: list[ast.AST], first: str, lines: list[int] | None = None, loc
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         node = pop()
-        if lines is not None and isinstance(node, ast.stmt) and not holds_hot(lines, first_line(node), end_line(node)):
-            continue
+        # The most frequent nodes first (a name, a constant, an attribute: no statement).
         if isinstance(node, ast.Name):
             if node.id not in local:
                 found.add(node.id)
@@ -301,21 +301,27 @@ def _names(nodes: list[ast.AST], first: str, lines: list[int] | None = None, loc
             found.add(node.attr)
             push(node.value)
             continue
+        if lines is not None and isinstance(node, ast.stmt) and not holds_hot(lines, first_line(node), end_line(node)):
+            continue
         if isinstance(node, FUNCTIONS):
             if node.name not in local:
                 found.add(node.name)
-        else:
+        elif isinstance(node, ast.Call):
+            if _binds(node, first):
+                found.add(_SOURCE)
+            if local and isinstance(node.func, ast.Name) and node.func.id in local:
+                found.add(node.func.id)  # a call the flow resolves by its name (module.resolve)
+        elif isinstance(node, _NAMING):
             named = _names_of(node)
             if local and named and not isinstance(node, (ast.Global, ast.Nonlocal)):
                 named = tuple(name for name in named if name not in local)
             found.update(named)
-            if isinstance(node, ast.Call):
-                if _binds(node, first):
-                    found.add(_SOURCE)
-                if local and isinstance(node.func, ast.Name) and node.func.id in local:
-                    found.add(node.func.id)  # a call the flow resolves by its name (module.resolve)
         extend(children(node))
     return found
+
+
+# The nodes `_names_of` finds identifiers in (but names and attributes).
+_NAMING = (ast.keyword, ast.ExceptHandler, ast.arg, ast.ClassDef, ast.Global, ast.Nonlocal)
 
 
 def _names_of(node: ast.AST) -> tuple[str, ...]:

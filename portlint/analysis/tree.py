@@ -35,14 +35,19 @@ def child_fields(node: ast.AST) -> tuple[str, ...]:
     return names
 
 
-def children(node: ast.AST) -> Iterator[ast.AST]:
-    """The child nodes (no expression contexts), in field order."""
+def children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes (no expression contexts), in field order. A list, not a generator: the
+    walks ask for the children of every node they meet, and most nodes have one or two."""
+    found = []
     for name in child_fields(node):
         value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            yield value
-        elif isinstance(value, list):
-            yield from (item for item in value if isinstance(item, ast.AST))
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):  # not a name of `global`, nor the None of a `**` in a dict display
+                    found.append(item)
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
 
 
 # Leaves and near-leaves no visitor here looks into: nothing below them is a statement or a call.
