@@ -146,9 +146,16 @@ _CONFLICT = re.compile(rb"^(?:<{7}|>{7})(?:[ \t\r\n]|$)", re.MULTILINE)
 if sys.version_info >= (3, 11):
     _EVENTS: re.Pattern[bytes] | None = re.compile(_EVENT)
     _LEAD: re.Pattern[bytes] | None = re.compile(_LEADING)
-    _TAIL: re.Pattern[bytes] | None = re.compile(_TAIL_EVENT)
 else:  # pragma: no cover - no possessive quantifiers before 3.11
-    _EVENTS = _LEAD = _TAIL = None
+    _EVENTS = _LEAD = None
+
+
+@cache
+def _tail() -> re.Pattern[bytes]:
+    """`_TAIL_EVENT`, compiled when `_sound` first reads it (only from 3.11 on, as `outline`
+    declines before): a check none of whose modules is outlined only in part never does, and
+    the pattern takes ~1.5 ms of each process to compile (the demo's two)."""
+    return re.compile(_TAIL_EVENT)
 
 
 class _FStrings(NamedTuple):
@@ -277,9 +284,8 @@ def _sound(data: bytes, at: int) -> bool:
     it to outline those lines too: a string that does not end, a stray backslash, brackets that do
     not balance. (At under a third of the cost: a match per bracket that `_BRACKETS` does not
     take whole, not per line.)"""
-    assert _TAIL is not None
     depth = 0
-    for event in _TAIL.finditer(data, at):
+    for event in _tail().finditer(data, at):
         kind = event.lastindex
         if kind is None:  # the end
             break
