@@ -19,6 +19,7 @@ from portlint.analysis.tree import (
     Located,
     children,
     constant_index,
+    dotted,
     is_string,
     names_in,
 )
@@ -395,7 +396,7 @@ class Evaluator(ABC):
         everything = NOTHING.union(*arguments)
         if name in CONVERSIONS:
             return everything
-        if name in QUIET or _in_logging(func):
+        if name in QUIET or dotted(func).startswith("logging."):
             return NOTHING
         if name in STORING and isinstance(func, ast.Attribute):
             if not self.into_local(func.value, everything, state):
@@ -508,15 +509,6 @@ class Evaluator(ABC):
         call = HelperCall(self, node, args, summary)
         call.apply_effects(state, name, bool(shift and receiver == state.env.get(self.self_name)))
         return call.result(state, name)
-
-
-def _in_logging(func: ast.expr) -> bool:
-    """A function of the `logging` module (`dotted(func).startswith("logging.")`, without joining the names)."""
-    if not isinstance(func, ast.Attribute):
-        return False
-    while isinstance(func, ast.Attribute):
-        func = func.value
-    return isinstance(func, ast.Name) and func.id == "logging"
 
 
 def _port_of(node: ast.expr | None, values: frozenset) -> tuple[ast.expr | None, frozenset | None]:

@@ -396,30 +396,23 @@ class Flow(Evaluator):
 
 
 def _distinct(states: list[State]) -> list[State]:
-    """The states without repeats (the first of the `same` ones, in order), at most MAX_PATHS of them.
+    """The states without repeats (the first of equal ones, in order), at most MAX_PATHS of them.
 
-    A few states are compared pair by pair (most often two, and different). More would make too
+    A few states are compared pair by pair (`in`: a State equals another with the same variables,
+    sockets and stored numbers; most often there are two, and different). More would make too
     many pairs: they are grouped by `State.digest` first, and each is compared with those of its
-    group only (almost always none, or one that is the same).
+    group only (almost always none, or one that is equal).
     """
-    if len(states) < 2:
-        return list(states)  # one path is distinct from itself
     kept: list[State] = []
     if len(states) <= _COMPARED:
         for state in states:
-            for other in kept:
-                if state.same(other):
-                    break
-            else:
+            if state not in kept:
                 kept.append(state)
-        return kept[:MAX_PATHS]
+        return kept
     groups: dict[int, list[State]] = {}
     for state in states:
         group = groups.setdefault(state.digest(), [])
-        for other in group:
-            if state.same(other):
-                break
-        else:
+        if state not in group:
             group.append(state)
             kept.append(state)
     return kept[:MAX_PATHS]

@@ -454,7 +454,7 @@ class _Index:
             if line is not None and not self._holds(line, node):
                 continue
             yield node
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(children(node))
 
     def starts_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """Whether the function's lines hold a hot one (else its own code starts nothing)."""

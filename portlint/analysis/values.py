@@ -125,12 +125,8 @@ class State(Struct):
     def copy(self) -> State:
         return State(dict(self.env), dict(self.socks), self.pending)
 
-    def same(self, other: State) -> bool:
-        """The same variables, sockets and stored numbers: two paths that are one."""
-        return self.env == other.env and self.socks == other.socks and self.pending == other.pending
-
     def digest(self) -> int:
-        """The same for states that are the `same` (and, but by chance, only for them): the hashes of
+        """Equal for equal states (and, but by chance, only for them): the hashes of
         each variable and each socket with its value, summed, and the stored numbers. No (name,
         value) pair is kept, as a set of them would keep one per variable: hashing many states
         leaves little for the garbage collector to walk (on sglang's srt/utils/cuda_vmm_utils.py,
