@@ -602,23 +602,28 @@ class _Blanker:
     def _statement_start(self, head: int, first: int, indent: int) -> int:
         """The head where the statement holding head `head` starts: back over the clauses it
         is one of (`else`, ...) and the decorators above, no further than `first`."""
-        data, starts, levels = self.data, self.starts, self.lines.levels
+        levels = self.lines.levels
         while head > first:
             before = levels.rfind(indent, first, head)
-            if data[starts[before]] != _AT and not (data[starts[head]] in _CLAUSE_FIRST and self._is_clause(head)):
-                break  # `before` is no decorator and `head` no clause: a statement starts at `head`
+            if not self._goes_on(before, head):
+                break  # a statement starts at `head`
             head = before
         return head
 
     def _statement_end(self, head: int, stop: int, indent: int) -> int:
-        """The head after the statement holding head `head` (the next statement's first), or `stop`:
-        a head goes on the statement before when it follows a decorator or is one of its clauses."""
-        data, starts, levels = self.data, self.starts, self.lines.levels
+        """The head after the statement holding head `head` (the next statement's first), or `stop`."""
+        levels = self.lines.levels
         while (after := levels.find(indent, head + 1, stop)) != -1:
-            if data[starts[head]] != _AT and not (data[starts[after]] in _CLAUSE_FIRST and self._is_clause(after)):
+            if not self._goes_on(head, after):
                 return after
             head = after
         return stop
+
+    def _goes_on(self, head: int, after: int) -> bool:
+        """Whether head `after`, the next at the same indent, is of the statement of head `head`:
+        it follows a decorator, or it is one of the statement's clauses."""
+        data, starts = self.data, self.starts
+        return data[starts[head]] == _AT or (data[starts[after]] in _CLAUSE_FIRST and self._is_clause(after))
 
     def _kept_whole(self, first: int, last: int, top: bool) -> bool:
         line = self.starts[first] - self.indents[first]
