@@ -1,6 +1,7 @@
 """The socket analysis behind PL601/PL602, on short inline modules."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
@@ -930,3 +931,75 @@ def test_a_word_s_lines_are_those_that_spell_it_as_a_whole_identifier() -> None:
     text = "x = ébind(1)\nbind(2)\n_bind = 3\ns.bind((h, p))\nrebind\n# bind: é bind\n".encode()
     assert lines_holding(text, line_starts(text), [b"bind"]) == {2, 4, 6}
     assert lines_holding(text, line_starts(text), [b"bind"], whole=False) == {1, 2, 3, 4, 5, 6}
+
+
+def test_a_bind_of_a_variable_is_found_on_the_lines_that_spell_it_whatever_line_its_call_starts_on() -> None:
+    from portlint.analysis.sockets import _binds_a_variable
+
+    def binds(source: str) -> bool:
+        data = textwrap.dedent(source).encode()
+        return _binds_a_variable(ast.parse(data), data)
+
+    # The call starts a line before the one that spells `bind`; the port is a variable.
+    assert binds("""\
+        import socket
+        def serve(port):
+            s = socket.socket()
+            (s
+                .bind(("", port)))
+            return s
+    """)
+    # A server class named on the line after the call's start, and a `make_server` spelled on its own.
+    assert binds("x = (\n    ThreadingHTTPServer\n)((host, port), Handler)\n")
+    assert binds("httpd = wsgiref.simple_server.make_server(\n    host, port, app)\n")
+    # Literal ports only: no bind of a variable, wherever the words are.
+    assert not binds("""\
+        import socket
+        # bind, Server and _server in a comment are lines to walk, with no call on them
+        s = socket.socket()
+        s.bind(("", 8080))
+        http = HTTPServer(("", 8000), Handler)
+    """)
+
+
+def test_variables_nothing_reads_again_are_dropped_so_the_paths_that_differ_only_in_them_are_one(monkeypatch) -> None:  # noqa: ANN001
+    from portlint.analysis import flow
+    from portlint.analysis.module import ModuleIndex
+    from portlint.analysis.values import State
+
+    def paths(source: str, upto: int | None = None) -> list:
+        """The paths after the function's statements up to `upto`, walked as its run walks them."""
+        tree = ast.parse(textwrap.dedent(source))
+        function = tree.body[0]
+        run = flow.Flow(ModuleIndex(tree), function, function.name)
+        return run.exec_block(function.body[:upto], [State({}, {})])
+
+    # Eight loops, each leaving its variable set (a round ran) or not (none did): 256 paths, of
+    # which 64 are kept when nothing is dropped. Read by no statement after them, they are one.
+    loops = "def f():\n" + "".join(f"    for a{i} in items{i}:\n        t{i} = a{i}\n" for i in range(8)) + "    done = 1\n"
+    assert len(paths(loops)) == 1
+    # Read by a statement still to come, a variable keeps its paths apart (the round ran, or it
+    # did not) up to that statement, and no further.
+    read_later = "def f():\n    for a in items:\n        t = a\n    done = 1\n    print(t)\n    done = 2\n"
+    assert sorted("t" in state.env for state in paths(read_later, upto=2)) == [False, True]
+    assert len(paths(read_later)) == 1
+    # Read by the next round of its loop: the port bound and released at the end of one round is
+    # the one the next returns (were it dropped after the release, the next round returned
+    # nothing). `mode` keeps two paths (the first loop ran, or not) for something to be dropped from.
+    assert found("""\
+        import socket
+        def pick(modes):
+            mode = None
+            for m in modes:
+                mode = m
+            port = None
+            for _ in range(3):
+                if port:
+                    return port
+                s = socket.socket()
+                s.bind(("", 0))
+                port = s.getsockname()[1]
+                s.close()
+                tries = 1
+            print(mode)
+    """) == [(11, "PL602")]

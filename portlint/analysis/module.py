@@ -38,6 +38,7 @@ class ModuleIndex:
         self._hot_functions: tuple[set[Function], bool] | None = None
         self._waits = 0  # how many times a summary was asked for while it was being computed
         self._provisional: set[Function] = set()  # functions whose run met such a summary (None)
+        self._last_reads: dict[Function | ast.Module, dict[str, tuple[int, int]]] = {}
         for statement in module.body:
             if isinstance(statement, FUNCTIONS):
                 self.functions[statement.name] = statement
@@ -51,6 +52,15 @@ class ModuleIndex:
                     self.names[method] = (f"{statement.name}.{name}", statement.name)
         self.defined = function_defs(module)  # every function, at any depth (walked once: _Usage reads it too)
         self.nested = [node for node in self.defined if node not in self.names]
+
+    def last_reads(self, function: Function | ast.Module) -> dict[str, tuple[int, int]]:
+        """Where each name the function's code spells is last read, as the end (line, column)
+        of the statement that reads it (a compound statement's own: an `if`'s test, a loop's
+        header), which a position inside an f-string cannot make earlier."""
+        found = self._last_reads.get(function)
+        if found is None:
+            found = self._last_reads[function] = _last_reads(function)
+        return found
 
     def resolve(self, func: ast.expr, owner: str, self_name: str) -> tuple[Function | External, int] | None:
         """The module's function a call reaches, and whether it gets an implicit first argument (`self`)."""
@@ -259,6 +269,20 @@ def _function_names(function: Function, first: str, lines: list[int] | None = No
     walked path by path). But a call of one still counts, as the flow resolves a call by its
     name; so does an attribute of that name."""
     return signature_names(function, first) | _names(list(function.body), first, lines, parameters(function))
+
+
+def _last_reads(function: Function | ast.Module) -> dict[str, tuple[int, int]]:
+    last: dict[str, tuple[int, int]] = {}
+    stack: list[tuple[ast.AST, tuple[int, int]]] = [(s, (s.end_lineno or 0, s.end_col_offset or 0)) for s in function.body]
+    while stack:
+        node, end = stack.pop()
+        if isinstance(node, ast.Name):
+            if last.get(node.id, (0, 0)) < end:
+                last[node.id] = end
+            continue
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, (child.end_lineno or 0, child.end_col_offset or 0) if isinstance(child, ast.stmt) else end))
+    return last
 
 
 def parameters(function: Function) -> frozenset[str]:

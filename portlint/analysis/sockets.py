@@ -92,7 +92,7 @@ def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None 
         tree = _parse(data)
         if tree is None:
             return Facts()  # the Python extractor reports files that do not parse (PL001)
-    if not externals and not (_READ_BACK.search(data) or _binds_a_variable(tree)):
+    if not externals and not (_READ_BACK.search(data) or _binds_a_variable(tree, data)):
         return Facts()  # every bind is to a literal port and nothing reads a port back: no number can leave
     from portlint.analysis.module import ModuleIndex
 
@@ -435,9 +435,25 @@ def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple
     return found
 
 
-def _binds_a_variable(tree: ast.Module) -> bool:
-    """A bind or server constructor whose port is not written as a literal (a candidate, a parameter)."""
-    for node in ast.walk(tree):
+def _binds_a_variable(tree: ast.Module, data: bytes) -> bool:
+    """A bind or server constructor whose port is not written as a literal (a candidate, a parameter).
+
+    Only the nodes whose lines spell a word of _BIND_WORDS are walked: a call's name is written
+    on its lines (`.bind`, `...Server`, and `_server` ends every name of _SERVERS). A walk of
+    every node of sglang's `tokenizer_manager.py` was ~40% of its extraction."""
+    from portlint.analysis.tree import holds_hot, lines_holding, searchable, statement_holds_hot
+
+    text, starts = searchable(data)
+    hot = sorted(lines_holding(text, starts, _BIND_WORDS, whole=False))
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.stmt):
+            if not statement_holds_hot(hot, node):
+                continue
+        elif isinstance(node, ast.expr) and not holds_hot(hot, node.lineno, node.end_lineno or node.lineno):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
         if not isinstance(node, ast.Call):
             continue
         func = node.func
