@@ -103,6 +103,21 @@ def test_click_options_and_arguments_also_through_an_imported_name() -> None:
     }
 
 
+def test_an_import_of_click_is_read_wherever_its_lines_break_and_its_other_uses_are_not_visited() -> None:
+    # The module's name on a line that goes on to the next: the import is read, `opt` is click.option.
+    data = (
+        b"from click \\\n    import option as opt\n"
+        b"@opt('--router', 'router_port', default=9100)\ndef serve(router_port):\n"
+        b"    click.echo('serving')\n"
+    )
+    sites = sites_of(data)
+    assert {name: (s.aliases, s.value) for name, s in sites.items()} == {"--router": (("router_port",), 9100)}
+    from portlint.extract.python import _hot_lines
+
+    # `click.echo` (line 5) makes no line hot; the import's first line, the option and `router_port` do.
+    assert _hot_lines(Source("m.py", data), NameFilter())[0] == [1, 3, 4]
+
+
 def test_typer_options_as_defaults_or_annotated_take_the_parameter_as_destination() -> None:
     data = (
         b"from typing import Annotated\nimport typer\n"
@@ -150,7 +165,8 @@ def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_li
 
     from portlint.extract.python import _hot_lines
 
-    pieces = [b"\n", b"\r\n", b"\r", b"port = 1", b"x", b" MASTER_PORT", b"click", b"ports", b"\xc3\xa9", b"  "]
+    pieces = [b"\n", b"\r\n", b"\r", b"port = 1", b"x", b" MASTER_PORT", b"click", b"ports", b"\xc3\xa9", b"  ",
+              b"import", b"\\"]
     rng = random.Random(5)
     for _ in range(3000):
         data = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
@@ -159,7 +175,12 @@ def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_li
         except UnicodeDecodeError:
             continue
         starts = [0, *(m.end() for m in re.finditer(rb"\r\n?|\n", data))]  # as ast counts lines
-        words = [m.start() for m in re.finditer(rb"(?<![A-Za-z0-9])port(?![a-z0-9])|(?<![A-Z])PORT(?![A-Za-z0-9])|click", data)]
+        text = [re.sub(rb"[\r\n]+$", b"", data[start:end]) for start, end in zip(starts, [*starts[1:], len(data)])]
+        words = [m.start() for m in re.finditer(rb"(?<![A-Za-z0-9])port(?![a-z0-9])|(?<![A-Z])PORT(?![A-Za-z0-9])", data)]
+        # `click` only on a line that spells `import` or goes on to the next (an import can name it there)
+        words += [m.start() for m in re.finditer(rb"click", data)
+                  if b"import" in text[bisect.bisect_right(starts, m.start()) - 1]
+                  or text[bisect.bisect_right(starts, m.start()) - 1].endswith(b"\\")]
         lines = sorted({bisect.bisect_right(starts, at) for at in words})
         assert _hot_lines(source, NameFilter()) == (lines, [starts[line - 1] for line in lines]), data
 
