@@ -414,18 +414,21 @@ def definitions(data: bytes, lines: Outline) -> list[tuple[str, int, int]]:
 
 def enclosing_classes(data: bytes, lines: Outline, offsets: Iterable[int]) -> set[int]:
     """Where the class statements around the statements starting at `offsets` start (the start
-    of their first line, a decorator's where they have one), however deep."""
-    starts, indents = lines.starts, lines.indents
+    of their first line, a decorator's where they have one), however deep. The header around a
+    line is the last line before it indented less: a search of the indents' bytes for each
+    shallower indent there is (a step per line in Python, back through a class of a hundred
+    methods for each of them, was ~4 ms of each large module the socket analysis keeps)."""
+    starts, indents, levels = lines.starts, lines.indents, lines.levels
     heads = [start - indent for start, indent in zip(starts, indents)]
+    present = sorted(set(levels))
+    marks = [bytes((level,)) for level in present]  # each indent there is, as a byte of `levels`
     found = set()
     for offset in offsets:
         i = bisect.bisect_left(heads, offset)
         indent = indents[i] if i < len(heads) else 0
-        while indent > 0 and i > 0:
-            i -= 1
-            while i > 0 and indents[i] >= indent:
-                i -= 1  # up to the header whose body the statement is in
-            if indents[i] >= indent:
+        while indent > 0:
+            i = max((levels.rfind(mark, 0, i) for mark in marks[:bisect.bisect_left(present, indent)]), default=-1)
+            if i < 0:
                 break
             indent = indents[i]
             if _CLASS.match(data, starts[i]) is not None:
