@@ -211,7 +211,7 @@ class Flow(Evaluator):
         since = (self.loops[0].node.lineno, self.loops[0].node.col_offset) if self.loops else \
             (statement.end_lineno or 0, statement.end_col_offset or 0)
         keep = self._kept
-        dead = [name for name in {name for state in states for name in state.env}
+        dead = [name for name in set().union(*[state.env for state in states])
                 if name not in keep and "." not in name and last.get(name, (0, 0)) < since]
         if dead:
             for state in states:
