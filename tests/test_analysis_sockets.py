@@ -974,32 +974,33 @@ def test_variables_nothing_reads_again_are_dropped_so_the_paths_that_differ_only
         run = flow.Flow(ModuleIndex(tree), function, function.name)
         return run.exec_block(function.body[:upto], [State({}, {})])
 
-    # Eight loops, each leaving its variable set (a round ran) or not (none did): 256 paths, of
-    # which 64 are kept when nothing is dropped. Read by no statement after them, they are one.
-    loops = "def f():\n" + "".join(f"    for a{i} in items{i}:\n        t{i} = a{i}\n" for i in range(8)) + "    done = 1\n"
-    assert len(paths(loops)) == 1
-    # Read by a statement still to come, a variable keeps its paths apart (the round ran, or it
-    # did not) up to that statement, and no further.
-    read_later = "def f():\n    for a in items:\n        t = a\n    done = 1\n    print(t)\n    done = 2\n"
-    assert sorted("t" in state.env for state in paths(read_later, upto=2)) == [False, True]
-    assert len(paths(read_later)) == 1
+    def loops(names: str) -> str:
+        """A loop per name, each leaving its variable set (a round ran) or not (none did)."""
+        return "".join(f"    for each_{name} in items_{name}:\n        {name} = each_{name}\n" for name in names.split())
+
+    # Three loops whose variables are read at the end keep 8 paths apart; eight more whose
+    # variables nothing reads again add nothing (without dropping them: 2048 paths, 64 kept).
+    live = "def f():\n" + loops("a b c")
+    many = live + loops("t0 t1 t2 t3 t4 t5 t6 t7") + "    done = 1\n    print(a, b, c)\n"
+    assert len(paths(many, upto=-1)) == 8 == flow.FORGET_FROM
+    with monkeypatch.context() as patched:
+        patched.setattr(flow.Flow, "_forget", lambda self, statement, states: None)
+        assert len(paths(many, upto=-1)) == flow.MAX_PATHS
+    # Read by a statement still to come, a variable keeps its paths apart up to it, and no further.
+    read_later = live + loops("t") + "    done = 1\n    print(t)\n    done = 2\n    print(a, b, c)\n"
+    assert len(paths(read_later, upto=-3)) == 16
+    assert len(paths(read_later, upto=-1)) == 8
     # Read by the next round of its loop: the port bound and released at the end of one round is
-    # the one the next returns (were it dropped after the release, the next round returned
-    # nothing). `mode` keeps two paths (the first loop ran, or not) for something to be dropped from.
-    assert found("""\
-        import socket
-        def pick(modes):
-            mode = None
-            for m in modes:
-                mode = m
-            port = None
-            for _ in range(3):
-                if port:
-                    return port
-                s = socket.socket()
-                s.bind(("", 0))
-                port = s.getsockname()[1]
-                s.close()
-                tries = 1
-            print(mode)
-    """) == [(11, "PL602")]
+    # the one the next returns (were it dropped after the release, the next round returned nothing).
+    assert found(live + """\
+    port = None
+    for _ in range(3):
+        if port:
+            return port
+        s = socket.socket()
+        s.bind(("", 0))
+        port = s.getsockname()[1]
+        s.close()
+        tries = 1
+    print(a, b, c)
+""") == [(13, "PL602")]

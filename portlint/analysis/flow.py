@@ -49,6 +49,10 @@ _LAUNCH_CALLS = frozenset(("subprocess.run", "subprocess.call", "sp.run", "sp.ca
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
 LOOP_ROUNDS = 2
 _COMPARED = 16  # up to this many paths, `_distinct` compares them pair by pair
+# From this many paths on, the variables nothing reads again are dropped (`_forget`): with fewer,
+# finding them costs more than the paths they would merge (verl's ray/base.py took twice as long
+# when it was done from two paths on, every function's reads worked out for it).
+FORGET_FROM = 8
 
 
 class Violation(Struct, frozen=True):
@@ -194,7 +198,7 @@ class Flow(Evaluator):
             if not states:
                 break
             states = self.exec_statement(statement, states)
-            if len(states) > 1 and not self.module_level:
+            if len(states) >= FORGET_FROM and not self.module_level:
                 self._forget(statement, states)
             states = _distinct(states)
         return states

@@ -279,10 +279,15 @@ def _last_reads(function: Function | ast.Module) -> dict[str, tuple[int, int]]:
         if isinstance(node, ast.Name):
             if last.get(node.id, (0, 0)) < end:
                 last[node.id] = end
-            continue
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, (child.end_lineno or 0, child.end_col_offset or 0) if isinstance(child, ast.stmt) else end))
+        elif type(node) not in _LEAVES:
+            for child in children(node):
+                stack.append((child, (child.end_lineno or 0, child.end_col_offset or 0)) if isinstance(child, ast.stmt) else (child, end))
     return last
+
+
+# Nodes below which no name is written (what `_last_reads` need not open).
+_LEAVES = frozenset((ast.Constant, *ast.expr_context.__subclasses__(), *ast.operator.__subclasses__(),
+                     *ast.unaryop.__subclasses__(), *ast.cmpop.__subclasses__(), *ast.boolop.__subclasses__()))
 
 
 def parameters(function: Function) -> frozenset[str]:
