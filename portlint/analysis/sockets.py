@@ -161,12 +161,16 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
         assert spelled is not None  # every name is read
         hot = spelled[0]
     found, reached = set(hot), list(hot)
-    read: list[tuple[int, int]] = []  # the spans read for names: a function inside one spells nothing new
+    parents = Nesting(definitions).parents
+    read: set[int] = set()  # the functions read for names: one inside them spells nothing new
     while reached:  # the functions they call, and those these call
-        _, first, end = definitions[reached.pop()]
-        if any(start <= first and end <= stop for start, stop in read):
+        index = outer = reached.pop()
+        while outer >= 0 and outer not in read:  # up the functions around it (not a pass over all read)
+            outer = parents[outer]
+        if outer >= 0:
             continue
-        read.append((first, end))
+        read.add(index)
+        _, first, end = definitions[index]
         for word in _spelled(data, ascii_module, first, end, _IDENTIFIER):
             for index in by_name.get(word, ()):
                 if index not in found:
