@@ -8,6 +8,7 @@ from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
 from portlint.analysis.imports import Export, External, export
 from portlint.analysis.tree import (
     FUNCTIONS,
+    INERT,
     children,
     dotted,
     end_line,
@@ -279,15 +280,10 @@ def _last_reads(function: Function | ast.Module) -> dict[str, tuple[int, int]]:
         if isinstance(node, ast.Name):
             if last.get(node.id, (0, 0)) < end:
                 last[node.id] = end
-        elif type(node) not in _LEAVES:
+        elif type(node) not in INERT:  # (a Name is one: taken above)
             for child in children(node):
                 stack.append((child, (child.end_lineno or 0, child.end_col_offset or 0)) if isinstance(child, ast.stmt) else (child, end))
     return last
-
-
-# Nodes below which no name is written (what `_last_reads` need not open).
-_LEAVES = frozenset((ast.Constant, *ast.expr_context.__subclasses__(), *ast.operator.__subclasses__(),
-                     *ast.unaryop.__subclasses__(), *ast.cmpop.__subclasses__(), *ast.boolop.__subclasses__()))
 
 
 def parameters(function: Function) -> frozenset[str]:

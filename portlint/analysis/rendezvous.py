@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import (
@@ -30,6 +30,7 @@ from portlint.analysis.tree import (
     children,
     dotted,
     first_line,
+    holding,
     holds_hot,
     lines_holding,
     searchable,
@@ -433,7 +434,9 @@ class _Index:
                     continue  # below, with the other statement lists
                 parts = [child.type] if isinstance(child, ast.ExceptHandler) else \
                     [child.pattern, child.guard] if isinstance(child, ast.match_case) else [child]
-                for node in self._holding(part for part in parts if part is not None):
+                # A node whose lines hold no hot one is not entered (a comprehension whose element holds
+                # one lies in its lines). On AReaL: 13-14 ms of CPU against 15-16 with every node walked.
+                for node in holding(self.hot, (part for part in parts if part is not None)):
                     if isinstance(node, _COMPREHENSIONS):
                         first, last = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt, node.elt)
                         if self._holds(first.lineno, last):
@@ -442,19 +445,6 @@ class _Index:
                 self._visit(getattr(statement, field, None) or (), inner)
             for part in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
                 self._visit(part.body, inner)
-
-    def _holding(self, parts: Iterable[ast.AST]) -> Iterator[ast.AST]:
-        """The nodes under `parts` (themselves included) that may hold a hot line: a node whose
-        lines hold none is not entered (a comprehension whose element holds one lies in its
-        lines). On AReaL this analysis took 13-14 ms of CPU against 15-16 with every node walked."""
-        stack = list(parts)
-        while stack:
-            node = stack.pop()
-            line = getattr(node, "lineno", None)
-            if line is not None and not self._holds(line, node):
-                continue
-            yield node
-            stack.extend(children(node))
 
     def starts_in(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """Whether the function's lines hold a hot one (else its own code starts nothing)."""

@@ -153,15 +153,16 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     if "" in by_name:
         return None  # a name a kept function may call could not be read
     ascii_module = data.isascii()
+    nesting = Nesting(definitions)
     if searchable(data)[0] == data:  # what a search must find is in the bytes, at their offsets
-        hot = _Spans(data, lines, definitions).reached()
+        hot = _Spans(data, lines, definitions, nesting).reached()
     else:
         spelled = spelling(data, definitions, _BIND_WORDS, whole=False, also=lambda index: _spelled(
             data, ascii_module, definitions[index][1], definitions[index][2], _SELF_ATTRIBUTE))
         assert spelled is not None  # every name is read
         hot = spelled[0]
     found, reached = set(hot), list(hot)
-    parents = Nesting(definitions).parents
+    parents = nesting.parents
     read: set[int] = set()  # the functions read for names: one inside them spells nothing new
     while reached:  # the functions they call, and those these call
         index = outer = reached.pop()
@@ -198,11 +199,12 @@ class _Spans:
     find (`tree.searchable`: no line changes when Python reads it); definitions nest
     (python_outline.definitions)."""
 
-    def __init__(self, data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]]) -> None:
+    def __init__(self, data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]],
+                 nesting: Nesting | None = None) -> None:
         self.data = data
         self.lines = lines
         self.definitions = definitions
-        self.nesting = Nesting(definitions)
+        self.nesting = nesting or Nesting(definitions)  # `kept` hands over the one it reads too
         self.signatures: dict[int, tuple[frozenset[str], frozenset[str], bool] | None] = {}
 
     def reached(self) -> set[int]:
@@ -445,19 +447,10 @@ def _binds_a_variable(tree: ast.Module, data: bytes) -> bool:
     Only the nodes whose lines spell a word of _BIND_WORDS are walked: a call's name is written
     on its lines (`.bind`, `...Server`, and `_server` ends every name of _SERVERS). A walk of
     every node of sglang's `tokenizer_manager.py` was ~40% of its extraction."""
-    from portlint.analysis.tree import holds_hot, lines_holding, searchable, statement_holds_hot
+    from portlint.analysis.tree import holding, lines_holding, searchable
 
     text, starts = searchable(data)
-    hot = sorted(lines_holding(text, starts, _BIND_WORDS, whole=False))
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.stmt):
-            if not statement_holds_hot(hot, node):
-                continue
-        elif isinstance(node, ast.expr) and not holds_hot(hot, node.lineno, node.end_lineno or node.lineno):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
+    for node in holding(sorted(lines_holding(text, starts, _BIND_WORDS, whole=False)), [tree]):
         if not isinstance(node, ast.Call):
             continue
         func = node.func

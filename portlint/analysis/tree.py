@@ -51,7 +51,7 @@ def children(node: ast.AST) -> list[ast.AST]:
 
 
 # Leaves and near-leaves no visitor here looks into: nothing below them is a statement or a call.
-_INERT = frozenset((
+INERT = frozenset((
     ast.Constant, ast.Name, *ast.expr_context.__subclasses__(), *ast.operator.__subclasses__(),
     *ast.unaryop.__subclasses__(), *ast.cmpop.__subclasses__(), *ast.boolop.__subclasses__(),
 ))
@@ -80,9 +80,9 @@ class Visitor(ast.NodeVisitor):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 for item in value:
-                    if isinstance(item, ast.AST) and type(item) not in _INERT:
+                    if isinstance(item, ast.AST) and type(item) not in INERT:
                         self.visit(item)
-            elif isinstance(value, ast.AST) and type(value) not in _INERT:
+            elif isinstance(value, ast.AST) and type(value) not in INERT:
                 self.visit(value)
 
 
@@ -185,6 +185,21 @@ def holds_hot(hot: list[int], first: int, last: int) -> bool:
 def statement_holds_hot(hot: list[int], statement: ast.stmt) -> bool:
     """Whether one of the sorted line numbers `hot` lies in the statement, its decorators included."""
     return holds_hot(hot, first_line(statement), end_line(statement))
+
+
+def holding(hot: list[int], nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes under `nodes` (themselves included) whose lines may hold one of the sorted line
+    numbers `hot`: a node whose lines (a statement's decorators among them) hold none is not
+    entered; one without lines (`arguments`, an operator) is."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        line = getattr(node, "lineno", None)
+        if line is not None and not holds_hot(hot, first_line(node) if isinstance(node, ast.stmt) else line,
+                                               getattr(node, "end_lineno", None) or line):
+            continue
+        yield node
+        stack.extend(children(node))
 
 
 def lines_holding(text: bytes, starts: list[int], words: Iterable[bytes], whole: bool = True) -> set[int]:

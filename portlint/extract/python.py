@@ -368,8 +368,9 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
     """The lines (1-based, as ast counts them) holding `port` as a word of a name, the last dotted
     part of a selector name, or a word of _HOT_WORDS where an import can spell it: the only lines
     a site's name can be written on, and the name a value is passed on to
-    (`serve(port=DEFAULT_PORT)` spells the site's name); and the offset where each starts. Numbered by counting newlines up to each
-    word, where no lone CR ends a line: most files give no site, and need no other line's start.
+    (`serve(port=DEFAULT_PORT)` spells the site's name); and the offset where each starts.
+    Numbered by counting newlines up to each word, where no lone CR ends a line: most files give
+    no site, and need no other line's start.
 
     A spelling of `port` or a word of _HOT_WORDS is looked for only in a file that holds it, as
     the one pass of portlint.literals tells (the extraction asks it anyway: `mentions_tool`):
