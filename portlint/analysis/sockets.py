@@ -162,13 +162,10 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
         assert spelled is not None  # every name is read
         hot = spelled[0]
     found, reached = set(hot), list(hot)
-    parents = nesting.parents
     read: set[int] = set()  # the functions read for names: one inside them spells nothing new
     while reached:  # the functions they call, and those these call
-        index = outer = reached.pop()
-        while outer >= 0 and outer not in read:  # up the functions around it (not a pass over all read)
-            outer = parents[outer]
-        if outer >= 0:
+        index = reached.pop()
+        if not read.isdisjoint(nesting.outward(index)):  # up the functions around it, not over all read
             continue
         read.add(index)
         _, first, end = definitions[index]

@@ -267,12 +267,13 @@ class Nesting:
 
     def around(self, at: int) -> list[int]:
         """The definitions whose span holds offset `at`, innermost first."""
-        around = []
-        index = self.innermost(at)
+        return list(self.outward(self.innermost(at)))
+
+    def outward(self, index: int) -> Iterator[int]:
+        """The definition `index` (none for -1) and those around it, innermost first."""
         while index >= 0:
-            around.append(index)
+            yield index
             index = self.parents[index]
-        return around
 
 
 def identifier_span(data: bytes, start: int, end: int) -> tuple[int, int]:
