@@ -797,14 +797,14 @@ def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree
     only reads brings no method (`self.name`), one a method may store does (`self.sock`)."""
     import ast
 
-    from portlint.analysis import module, sockets
+    from portlint.analysis import module, sockets, tree
     from portlint.extract import python_outline
 
     data = BY_THE_WORD.encode()
     lines = python_outline.outline(data)
     assert lines is not None
     definitions = python_outline.definitions(data, lines)
-    reached = {definitions[index][0] for index in sockets._Spans(data, lines, definitions).reached()}
+    reached = {definitions[index][0] for index in sockets._Spans(data, lines, definitions, tree.Nesting(definitions)).reached()}
     assert reached == {"free_port", "test_called", "test_continued", "test_default", "test_annotated",
                        "test_attribute", "test_global", "inner", "open", "describe"}
     hot, _ = module.ModuleIndex(ast.parse(data), None, data)._hot()

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import (
     FUNCTIONS,
+    Positions,
     children,
     dotted,
     first_line,
@@ -95,7 +96,6 @@ def worth_reading(data: bytes) -> bool:
 def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
     if not worth_reading(data):
         return ()
-    from portlint.analysis.tree import Positions
 
     module = _Module(data, tree)
     positions: Positions | None = None

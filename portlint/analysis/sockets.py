@@ -26,10 +26,20 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from portlint.analysis.tree import Nesting, identifier_span, spelled_at
+from portlint.analysis.tree import (
+    Nesting,
+    Positions,
+    holding,
+    identifier_span,
+    lines_holding,
+    searchable,
+    spelled_at,
+    spelling,
+)
 from portlint.literals import holds, of_last
 from portlint.model import Layout
 from portlint.records import Struct
+from portlint.source import line_starts
 
 if TYPE_CHECKING:
     from portlint.analysis.flow import Violation
@@ -143,9 +153,7 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     function kept, to a fixpoint (one kept name keeps every function so named).
     The rest is never walked: in a long test module with one probe, most of it (AReaL's 92 KiB
     tests/test_local_scheduler.py keeps 39%)."""
-    from portlint.analysis.tree import searchable, spelling
     from portlint.extract import python_outline
-    from portlint.source import line_starts
 
     by_name: dict[str, list[int]] = {}
     for index, (name, _, _) in enumerate(definitions):
@@ -196,12 +204,11 @@ class _Spans:
     find (`tree.searchable`: no line changes when Python reads it); definitions nest
     (python_outline.definitions)."""
 
-    def __init__(self, data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]],
-                 nesting: Nesting | None = None) -> None:
+    def __init__(self, data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]], nesting: Nesting) -> None:
         self.data = data
         self.lines = lines
         self.definitions = definitions
-        self.nesting = nesting or Nesting(definitions)  # `kept` hands over the one it reads too
+        self.nesting = nesting  # the one `kept` reads too
         self.signatures: dict[int, tuple[frozenset[str], frozenset[str], bool] | None] = {}
 
     def reached(self) -> set[int]:
@@ -378,9 +385,7 @@ def _imports(data: bytes) -> ast.Module | None:
     `Repository.externals` reads, for a file that names an exported helper, which may not import
     it (on trl, one whole parse of 14 ms at rules time for nothing). Every import statement
     spells `import` on one of its lines; python_outline blanks the other statements."""
-    from portlint.analysis.tree import lines_holding
     from portlint.extract import python_outline
-    from portlint.source import line_starts
 
     starts = line_starts(data)
     sparse = python_outline.sparse(data, sorted(lines_holding(data, starts, [b"import"], whole=False)), starts)
@@ -444,8 +449,6 @@ def _binds_a_variable(tree: ast.Module, data: bytes) -> bool:
     Only the nodes whose lines spell a word of _BIND_WORDS are walked: a call's name is written
     on its lines (`.bind`, `...Server`, and `_server` ends every name of _SERVERS). A walk of
     every node of sglang's `tokenizer_manager.py` was ~40% of its extraction."""
-    from portlint.analysis.tree import holding, lines_holding, searchable
-
     text, starts = searchable(data)
     for node in holding(sorted(lines_holding(text, starts, _BIND_WORDS, whole=False)), [tree]):
         if not isinstance(node, ast.Call):
@@ -474,7 +477,6 @@ def _port_in(address: ast.expr) -> ast.expr:
 
 def _report(data: bytes, violations: list[Violation]) -> tuple[Finding, ...]:
     from portlint.analysis.messages import anchor_of, code_of, message, rank_of
-    from portlint.analysis.tree import Positions
 
     positions = Positions(data)
     chosen: dict[tuple[Located, str], Violation] = {}
