@@ -1,4 +1,4 @@
 """`python -m portlint`: the same entry point as the `portlint` command."""
-from portlint.start import run
+from portlint.entry.command import run
 
 run()

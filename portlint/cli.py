@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from portlint import __version__
-from portlint.suggest import did_you_mean
+from portlint.config.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
-    from portlint.config import Config
+    from portlint.config.build import Config
     from portlint.engine import Options, Outcome
-    from portlint.problem import Problem
+    from portlint.model.problems import Problem
     from portlint.report import Context
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
@@ -113,9 +113,9 @@ def check(  # noqa: PLR0913
     no_cache: bool = False, add_noqa: bool = False,
 ) -> int:
     """Check the repository (the default command)."""
-    from portlint import runcache
-    from portlint.config import load_for
+    from portlint.config.load import load_for
     from portlint.engine import Options, fewer_collections, run
+    from portlint.entry import replay as runcache
 
     _statistics_format(statistics, output_format)
     if diff and (output_format != "text" or statistics):
@@ -124,7 +124,7 @@ def check(  # noqa: PLR0913
     given, paths = paths, paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
     config = load_for(paths[0], config_args, ephemeral_floor)
     if show_settings or show_files:
-        from portlint import settings
+        from portlint.commands import settings
 
         text = settings.render(config, config_args, ephemeral_floor) if show_settings else settings.files(config, _reported(config.root, paths))
         with _output(output_file) as out:
@@ -164,7 +164,7 @@ def check(  # noqa: PLR0913
 
 
 def _not_in_git_note(config: Config, quiet: bool) -> None:
-    from portlint import discover
+    from portlint.stages import discover
 
     if not quiet and not discover.in_git(config.root):
         click.echo(f"portlint: {discover.NOT_IN_GIT}", err=True)
@@ -185,7 +185,7 @@ def _output(path: Path | None) -> Iterator[TextIO | None]:
 
 
 def _add_noqa(config: Config, options: Options, quiet: bool, exit_zero: bool) -> int:
-    from portlint.noqa import add_noqa, summary
+    from portlint.commands.noqa import add_noqa, summary
     from portlint.report import Context, printable
 
     outcome = add_noqa(config, options)
@@ -308,9 +308,9 @@ def _terminated(lines: Iterator[str]) -> Iterator[str]:
 @click.option("--ephemeral-floor", metavar="N|auto", help="The floor to write (default: 32768, stock Linux).")
 def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
     """Write a starter .portlint.yaml inferred from the ports found in the repository."""
-    from portlint.config import load_config
+    from portlint.commands.init.starter import init as write_starter
+    from portlint.config.load import load_config
     from portlint.engine import Options, run
-    from portlint.init.starter import init as write_starter
     from portlint.report import text
 
     written, starter = write_starter(path or Path.cwd(), ephemeral_floor, force)
@@ -327,8 +327,8 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
 def clean(path: Path | None) -> int:
     """Remove the cache (.portlint_cache/) at the repository root."""
-    from portlint import cache
-    from portlint.config import load_for
+    from portlint.config.load import load_for
+    from portlint.speed import cache
 
     root = load_for(path or Path.cwd(), ()).root
     removed = cache.clean(root)
@@ -370,7 +370,7 @@ def map_command(  # noqa: PLR0913
     width: int, theme: str, no_problems: bool,
 ) -> int:
     """Draw the layout: bands, sites, the floor, and every overlap and violation."""
-    from portlint.map import render as layoutmap  # imports rich: only this command pays for it
+    from portlint.commands.map import render as layoutmap  # imports rich: only this command pays for it
 
     start = path or Path.cwd()
     lines = layoutmap.draw(start, config_args, width, theme, problems=not no_problems)
@@ -402,11 +402,11 @@ def host(  # noqa: PLR0913
     output_file: Path | None, statistics: bool,
 ) -> int:
     """Check the layout against this machine: ephemeral range, reserved ports, listeners."""
-    from portlint.host import check as host_check
-    from portlint.host import procfs
+    from portlint.commands.host import check as host_check
+    from portlint.commands.scan import scan
+    from portlint.config import procfs
     from portlint.report import Context
     from portlint.rules import HOST_CATALOGUE
-    from portlint.scan import scan
 
     _statistics_format(statistics, output_format)
 
@@ -428,8 +428,8 @@ def host(  # noqa: PLR0913
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error is one line on stderr and exit 2, never a traceback."""
-    from portlint.config import ConfigError
-    from portlint.discover import TooManyFiles
+    from portlint.config.locate import ConfigError
+    from portlint.stages.discover import TooManyFiles
 
     try:
         code = cli.main(args=argv, prog_name="portlint", standalone_mode=False)
@@ -458,7 +458,7 @@ _ABORTED = "portlint: aborted"
 
 
 def interrupted() -> int:
-    """A check interrupted before the CLI ran it (while its files were read ahead, portlint.start)
+    """A check interrupted before the CLI ran it (while its files were read ahead, portlint.entry.command)
     says what `main` says of one click saw interrupted: a blank line, then one line; exit 2."""
     click.echo(err=True)
     click.echo(_ABORTED, err=True)
@@ -468,7 +468,7 @@ def interrupted() -> int:
 def _one_line(error: click.ClickException) -> str:
     """click's message without its usage block, on one line, with a suggestion for a mistyped option."""
     if isinstance(error, click.exceptions.NoSuchOption):
-        from portlint.suggest import suggestion
+        from portlint.config.suggest import suggestion
 
         hint = suggestion(error.possibilities[0] if error.possibilities else None, quoted=True)
         return f"unknown option {error.option_name}{hint}"

@@ -19,22 +19,26 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
-from portlint import GC_THRESHOLDS, analysis, cache, discover, frozen, pool, writer
-from portlint.binding import bind, files_match
-from portlint.config import Config
-from portlint.edits import apply, compatible
-from portlint.extract import Extraction, Suppression
-from portlint.model import CodeFile, Failure, Layout, Site
-from portlint.naming import NameFilter
-from portlint.read import Read, read_file
-from portlint.records import Struct, field
-from portlint.source import Source
-from portlint.tool_defaults import mentions_tool
+from portlint import GC_THRESHOLDS, analysis
+from portlint.config.build import Config
+from portlint.model.extraction import Extraction, Suppression
+from portlint.model.layout import CodeFile, Failure, Layout, Site
+from portlint.model.records import Struct, field
+from portlint.model.source import Source
+from portlint.speed import cache, pool
+from portlint.stages import discover
+from portlint.stages import write as writer
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.fix import apply, compatible
+from portlint.stages.layout import frozen
+from portlint.stages.layout.bind import bind, files_match
+from portlint.stages.read import Read, read_file
+from portlint.tables.tool_defaults import mentions_tool
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from portlint.problem import Problem
+    from portlint.model.problems import Problem
 
 MAX_FIX_ROUNDS = 10
 FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
@@ -82,11 +86,11 @@ def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored:
         where = f"byte 0x{data[error.start]:02x} at offset {error.start}"
         return FileState(path, kind, data, Extraction(error=f"not UTF-8 text ({where})"))
     if kind == "yaml" and mirrored:  # compose once for the extractor and the pair
-        from portlint.extract.yaml import extract_with_roots
+        from portlint.stages.extract.yaml import extract_with_roots
 
         extraction, roots = extract_with_roots(source, names)
         return FileState(path, kind, data, extraction, frozen.flat(source, roots) if roots is not None else None)
-    module = importlib.import_module(f"portlint.extract.{kind}")
+    module = importlib.import_module(f"portlint.stages.extract.{kind}")
     return FileState(path, kind, data, module.extract(source, names))
 
 
@@ -94,7 +98,7 @@ def worth_parsing(kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
     """A port token or selector name, socket code (PL601/602), or a tool whose default
     ports matter (PL603): anything else holds nothing to check (frozen pairs aside)."""
     if kind == "yaml":  # and then only where a key, a comment or a command can yield something
-        from portlint.extract.yaml import worth_composing
+        from portlint.stages.extract.yaml import worth_composing
 
         return bool(pattern.search(data) or mentions_tool(kind, data)) and worth_composing(data, pattern.tokens, pattern.keys)
     # A Python file is asked about the literals anyway (its extraction asks `mentions_tool`): its
@@ -159,15 +163,15 @@ def _workers(size: int, rest: int = 0) -> int:
 # (trl's pool has no YAML to read, and ruamel.yaml costs ~10-20 ms; _tasks). Only a cost, never
 # a result, if it falls behind: tests/test_engine_stages.py keeps it complete.
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
-    "": ("portlint.extract.prose",),
-    "yaml": ("portlint.extract.yaml", "portlint.extract.yaml_commands", "portlint.extract.template",
-             "portlint.extract.shell", "ruamel.yaml", "ruamel.yaml.cyaml"),
-    "python": ("portlint.extract.python", "portlint.extract.python_commands", "portlint.extract.python_outline",
-               "portlint.extract.shell", "portlint.analysis.calls", "portlint.analysis.expressions",
+    "": ("portlint.stages.extract.prose",),
+    "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",
+             "portlint.stages.extract.shell", "ruamel.yaml", "ruamel.yaml.cyaml"),
+    "python": ("portlint.stages.extract.python", "portlint.stages.extract.python_commands", "portlint.speed.outline",
+               "portlint.stages.extract.shell", "portlint.analysis.calls", "portlint.analysis.expressions",
                "portlint.analysis.flow", "portlint.analysis.imports", "portlint.analysis.messages",
                "portlint.analysis.module", "portlint.analysis.values"),
-    "shell": ("portlint.extract.shell",),
-    "markdown": ("portlint.extract.markdown",),
+    "shell": ("portlint.stages.extract.shell",),
+    "markdown": ("portlint.stages.extract.markdown",),
 }
 
 
@@ -342,7 +346,7 @@ class Engine:
         self.mirrored: set[str] = set()
         self.trees: dict[tuple[str, bytes], frozen.Flat] = {}  # flattened YAML by content
         self.read_failures: list[Failure] = []
-        self._usage: Any = None  # portlint.config.usage.Usage
+        self._usage: Any = None  # portlint.stages.layout.usage.Usage
         self.store: cache.Cache | None = None
         self.unwritten: set[str] = set()  # fixed files the writer refused
         self.digests: dict[str, str] = {}  # path -> digest of the bytes read (with the cache on)
@@ -649,8 +653,8 @@ class Engine:
     def usage(self) -> Any:
         """What the config's entries matched (PL003); once per run, fixes change no file names."""
         if self._usage is None:
-            from portlint.config.usage import usage
             from portlint.rules import BY_CODE
+            from portlint.stages.layout.usage import usage
 
             self._usage = usage(self.config, self.listed, self.pairs, self.options.select, self.config_display(), BY_CODE)
         return self._usage
@@ -794,7 +798,7 @@ def scan_ahead(start: Path, config_args: tuple[str, ...], ephemeral_floor: str |
     the results when the CLI's config is this one and the cache is on; otherwise (an error here,
     another config, a command that runs no check) they are dropped and the CLI's own run does
     it all, as it always did: its errors are the CLI's to report, in its words."""
-    from portlint.config import load_for
+    from portlint.config.load import load_for
 
     try:
         engine = Engine(load_for(start, config_args, ephemeral_floor), Options(cache=True, ahead=imports))

@@ -2,10 +2,10 @@
 
 Writes, in the repository this script belongs to:
 
-* `rules/<name_of_rule>.py`: CODE, NAME, NEEDS_LAYOUT, NEEDS, the documentation
+* `portlint/rules/<name_of_rule>.py`: CODE, NAME, NEEDS_LAYOUT, NEEDS, the documentation
   with the headings tests/test_registry.py checks, and a `check` that reports nothing yet;
-* the registry lines: the import and the ALL entry in rules/__init__.py, the
-  code in portlint/codes.py, both in code order;
+* the registry lines: the import and the ALL entry in portlint/rules/__init__.py, the
+  code in portlint/model/codes.py, both in code order;
 * `fixtures/<CODE>-<name>/fails/` (expecting one problem of the rule) and
   `fixtures/<CODE>-<name>/passes/` (expecting none);
 * the rule's row in the README's rule table.
@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portlint.model import Layout
-from portlint.problem import Problem
+from portlint.model.problems import Problem
 
 CODE = "{code}"
 NAME = "{name}"
@@ -106,21 +106,21 @@ def scaffold(root: Path, code: str, name: str, summary: str) -> list[str]:
     module = name.replace("-", "_")
     folder = f"{code}-{name}"
     paths = {
-        "registry": root / "rules" / "__init__.py", "codes": root / "portlint" / "codes.py",
-        "readme": root / "README.md", "module": root / "rules" / f"{module}.py", "fixtures": root / "fixtures" / folder,
+        "registry": root / "portlint" / "rules" / "__init__.py", "codes": root / "portlint" / "model" / "codes.py",
+        "readme": root / "README.md", "module": root / "portlint" / "rules" / f"{module}.py", "fixtures": root / "fixtures" / folder,
     }
     for key in ("registry", "codes", "readme"):
         if not paths[key].is_file():
             raise Refused(f"no {paths[key].relative_to(root)}: run the script of a portlint checkout")
     codes = _check_codes(paths["codes"])
     if code in codes:
-        raise Refused(f"{code} is taken (portlint/codes.py)")
+        raise Refused(f"{code} is taken (portlint/model/codes.py)")
     if paths["module"].exists():
-        raise Refused(f"{name} is taken: rules/{module}.py exists")
+        raise Refused(f"{name} is taken: portlint/rules/{module}.py exists")
     taken = [p.name for p in (root / "fixtures").glob(f"{code}-*")] + [p.name for p in (root / "fixtures").glob(f"PL*-{name}")]
     if taken:
         raise Refused(f"{code} {name}: fixtures/{taken[0]} exists")
-    used = _names(root / "rules")
+    used = _names(root / "portlint" / "rules")
     if name in used:
         raise Refused(f"{name} is taken by {used[name]}")
 
@@ -149,13 +149,13 @@ def scaffold(root: Path, code: str, name: str, summary: str) -> list[str]:
 
 
 def _check_codes(path: Path) -> list[str]:
-    """CHECK_CODES as portlint/codes.py writes it."""
+    """CHECK_CODES as portlint/model/codes.py writes it."""
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "CHECK_CODES":
             value = ast.literal_eval(node.value) if node.value is not None else None
             if isinstance(value, tuple) and all(isinstance(item, str) for item in value):
                 return list(value)
-    raise Refused("portlint/codes.py has no CHECK_CODES tuple of strings")
+    raise Refused("portlint/model/codes.py has no CHECK_CODES tuple of strings")
 
 
 def _names(rules: Path) -> dict[str, str]:
@@ -165,19 +165,19 @@ def _names(rules: Path) -> dict[str, str]:
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if (isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["NAME"]
                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
-                names[node.value.value] = f"rules/{path.name}"
+                names[node.value.value] = f"portlint/rules/{path.name}"
     return names
 
 
 def _registered(text: str, module: str, position: int, count: int) -> str:
-    """rules/__init__.py with `module` imported (alphabetically) and in ALL at `position`."""
+    """portlint/rules/__init__.py with `module` imported (alphabetically) and in ALL at `position`."""
     lines = text.splitlines(keepends=True)
     imports = _block(lines, "from portlint.rules import (")
     names = [lines[i].strip().rstrip(",") for i in imports]
     at = imports[0] + sum(1 for existing in names if existing < module) if imports else -1
     entries = _block(lines, "ALL: tuple[ModuleType, ...] = (")
     if not imports or len(entries) != count:
-        raise Refused(f"rules/__init__.py: expected the import block and ALL with {count} entries, one a line")
+        raise Refused(f"portlint/rules/__init__.py: expected the import block and ALL with {count} entries, one a line")
     entry = entries[position] if position < len(entries) else entries[-1] + 1
     # Insert the later line first: the earlier insertion would shift it.
     for index, line in sorted(((at, f"    {module},\n"), (entry, f"    {module},\n")), reverse=True):
@@ -202,7 +202,7 @@ def _with_code(text: str, code: str, position: int) -> str:
     lines = text.splitlines(keepends=True)
     entries = _block(lines, "CHECK_CODES: tuple[str, ...] = (")
     if not entries:
-        raise Refused("portlint/codes.py: expected CHECK_CODES one code a line")
+        raise Refused("portlint/model/codes.py: expected CHECK_CODES one code a line")
     index = entries[position] if position < len(entries) else entries[-1] + 1
     lines.insert(index, f'    "{code}",\n')
     return "".join(lines)

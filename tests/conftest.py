@@ -16,7 +16,7 @@ import pytest
 os.environ.setdefault("PORTLINT_NO_CACHE", "1")
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
-# Sparse trees (portlint/extract/python_outline.py) need possessive quantifiers, which `re` has from
+# Sparse trees (portlint/speed/outline.py) need possessive quantifiers, which `re` has from
 # Python 3.11: before, every module is parsed whole, and a test of what a sparse tree holds has nothing to test.
 SPARSE = sys.version_info >= (3, 11)
 needs_sparse = pytest.mark.skipif(not SPARSE, reason="python_outline declines before 3.11: modules are parsed whole")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import copy_repo
 
-from portlint import noqa
 from portlint.cli import main
+from portlint.commands import noqa
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 RAY = (
@@ -213,7 +213,8 @@ def test_a_read_only_file_is_a_write_error_not_a_traceback(
 
 
 def _engine(repo: Path):
-    from portlint.config import find_config, load_config
+    from portlint.config.load import load_config
+    from portlint.config.locate import find_config
     from portlint.engine import Engine, Options
 
     return Engine(load_config(find_config(repo), repo), Options())

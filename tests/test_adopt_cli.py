@@ -307,7 +307,7 @@ def test_a_walk_past_the_file_limit_stops_with_one_line(tmp_path: Path) -> None:
     for index in range(5):
         write(root / f"f{index}.yaml", "x: 1\n")
     write(root / "notes.txt", "not a file portlint checks: not counted\n")
-    script = ("import sys; from portlint import discover; discover.MAX_WALKED = 4; "
+    script = ("import sys; from portlint.stages import discover; discover.MAX_WALKED = 4; "
               "from portlint.cli import main; sys.exit(main(sys.argv[1:]))")
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", (
@@ -320,7 +320,7 @@ def test_a_walk_past_the_file_limit_stops_with_one_line(tmp_path: Path) -> None:
 
 
 def test_message_paths_follow_the_leading_path_even_for_a_missing_file(tmp_path: Path) -> None:
-    from portlint.problem import Problem
+    from portlint.model.problems import Problem
     from portlint.report import Context
 
     write(tmp_path / "examples" / "configs" / "a.yaml", "x: 1\n")

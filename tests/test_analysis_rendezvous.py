@@ -7,8 +7,8 @@ import textwrap
 from conftest import SPARSE, needs_sparse
 
 from portlint.analysis import rendezvous
-from portlint.extract import python_outline
-from portlint.source import line_starts
+from portlint.model.source import line_starts
+from portlint.speed import outline as python_outline
 
 
 def found(source: str) -> list[tuple[int, str]]:

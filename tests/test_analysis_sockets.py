@@ -9,7 +9,8 @@ import textwrap
 from conftest import needs_sparse
 from msgspec import structs
 
-from portlint.analysis.sockets import Finding, findings
+from portlint.analysis.sockets import findings
+from portlint.model.extraction import Finding
 
 
 def found(source: str) -> list[tuple[int, str]]:
@@ -711,7 +712,7 @@ def test_the_socket_analysis_keeps_what_it_walks_and_what_that_calls() -> None:
     on self (whole classes of those methods), the functions those call, and the module's own
     code; not the functions nothing reaches."""
     from portlint.analysis.sockets import kept
-    from portlint.extract import python_outline
+    from portlint.speed import outline as python_outline
 
     data = SPARSE.encode()
     lines = python_outline.outline(data)
@@ -798,7 +799,7 @@ def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree
     import ast
 
     from portlint.analysis import module, sockets, tree
-    from portlint.extract import python_outline
+    from portlint.speed import outline as python_outline
 
     data = BY_THE_WORD.encode()
     lines = python_outline.outline(data)
@@ -822,8 +823,9 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
     from pathlib import Path
 
     from portlint.engine import extract_file
-    from portlint.extract import python, python_outline
-    from portlint.naming import NameFilter
+    from portlint.speed import outline as python_outline
+    from portlint.stages.extract import python
+    from portlint.stages.extract.naming import NameFilter
 
     parsed: list[bytes] = []
     real = python.ast.parse
@@ -926,7 +928,7 @@ def test_a_word_s_lines_are_those_that_spell_it_as_a_whole_identifier() -> None:
     """`lines_holding` finds a word where `spelled_at` does: not inside a longer identifier, and a
     non-ASCII character beside it is one of the identifier's (`ébind` is a name of its own)."""
     from portlint.analysis.tree import lines_holding
-    from portlint.source import line_starts
+    from portlint.model.source import line_starts
 
     text = "x = ébind(1)\nbind(2)\n_bind = 3\ns.bind((h, p))\nrebind\n# bind: é bind\n".encode()
     assert lines_holding(text, line_starts(text), [b"bind"]) == {2, 4, 6}

@@ -24,10 +24,10 @@ from typing import Any
 import pytest
 from conftest import needs_sparse
 
-from portlint import read
 from portlint.cli import main
-from portlint.edits import apply
-from portlint.problem import Edit
+from portlint.model.edits import Edit
+from portlint.stages import read
+from portlint.stages.fix import apply
 
 BAD_INPUT = Path(__file__).resolve().parent.parent / "fixtures" / "bad-input"
 FILES = BAD_INPUT / "files"
@@ -308,7 +308,7 @@ def test_a_generated_broken_file_is_one_parse_error_and_the_rest_is_checked(
 def test_a_syntax_error_in_a_statement_that_holds_no_port_is_not_parsed_so_not_reported(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Only the statements that can hold a site are parsed (portlint/extract/python_outline.py):
+    """Only the statements that can hold a site are parsed (portlint/speed/outline.py):
     an error elsewhere is no more portlint's to report than one in a file without a port."""
     repo = make_repo(tmp_path)
     (repo / "half.py").write_bytes(b"MASTER_PORT_RANGE_LOW = 1500\n\n\ndef helper():\n    return = 1\n")

@@ -12,10 +12,12 @@ import pytest
 from conftest import copy_repo
 from installed import PORTLINT
 
-from portlint import cache, engine
+from portlint import engine
 from portlint.cli import main
-from portlint.config import find_config, load_config
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
 from portlint.engine import Engine, Options
+from portlint.speed import cache
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 
@@ -217,9 +219,9 @@ def test_concurrent_runs_leave_a_whole_index(demo: Path) -> None:
 
 
 def test_the_codec_round_trips_every_result_shape() -> None:
-    from portlint.extract import Extraction, Suppression
-    from portlint.frozen import Scalar, Tree
-    from portlint.model import Command, Site
+    from portlint.model.extraction import Extraction, Suppression
+    from portlint.model.frozen import Scalar, Tree
+    from portlint.model.layout import Command, Site
 
     site = Site("a.yaml", 1, 2, 3, 7, "yaml", "x.port", 8080, aliases=("y",))
     tree = Tree({"x.port": Scalar("a.yaml", 1, 2, 3, 7, "8080", "")}, {"x": (1, 1)}, frozenset({"x"}), ("a.yaml",))

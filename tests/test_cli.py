@@ -6,10 +6,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from installed import PORTLINT
 
 from portlint.cli import main
-
-from installed import PORTLINT
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 

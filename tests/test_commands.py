@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from conftest import needs_sparse
 
-from portlint.config import load_config
+from portlint.config.load import load_config
 from portlint.engine import Engine, Options
-from portlint.extract import shell, yaml
-from portlint.model import Command
-from portlint.naming import NameFilter
-from portlint.source import Source, line_starts
+from portlint.model.layout import Command
+from portlint.model.source import Source, line_starts
+from portlint.stages.extract import shell, yaml
+from portlint.stages.extract.naming import NameFilter
 
 
 def shell_commands(data: bytes) -> tuple[Command, ...]:
@@ -251,7 +251,7 @@ def test_skypilot_run_and_setup_scripts_are_read_where_they_are_written() -> Non
 
 
 def python_commands(data: bytes) -> tuple[Command, ...]:
-    from portlint.extract import python
+    from portlint.stages.extract import python
 
     extraction = python.extract(Source("m.py", data), NameFilter())
     assert extraction.error == ""
@@ -365,8 +365,8 @@ def test_the_hot_lines_lose_no_command_of_the_whole_module(name: str) -> None:
     """What the reader reads with only its hot lines hot is what it reads with every line hot."""
     import ast
 
-    from portlint.extract import python
-    from portlint.extract import python_commands as reader
+    from portlint.stages.extract import python
+    from portlint.stages.extract import python_commands as reader
 
     data = SPARSE_SHAPES[name].encode()
     source = Source("m.py", data)
@@ -377,7 +377,7 @@ def test_the_hot_lines_lose_no_command_of_the_whole_module(name: str) -> None:
 
 
 def test_the_hot_lines_are_those_that_spell_a_command_name_or_a_runner() -> None:
-    from portlint.extract import python_commands as reader
+    from portlint.stages.extract import python_commands as reader
 
     data = (
         "description = 'a transcript'\n"  # 1: "script" inside another word
@@ -397,12 +397,12 @@ def test_the_hot_lines_are_those_that_spell_a_command_name_or_a_runner() -> None
 
 
 def test_the_hot_lines_are_those_found_when_every_needle_is_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In ASCII bytes a needle is looked for only where the one pass of portlint.literals finds
+    """In ASCII bytes a needle is looked for only where the one pass of portlint.speed.needles finds
     it, in any case: the lines, and the spellings read_lines asks about again, are those a search
     for every needle finds (CR line ends, non-ASCII and NFKC spellings, no newline at the end)."""
     import random
 
-    from portlint.extract import python_commands as reader
+    from portlint.stages.extract import python_commands as reader
 
     pieces = [b"\n", b"\r\n", b"\r", b"cmd", b"CMD", b"Cmd", b"launchScript", b"command", b"SUBPROCESS", b"subprocess.run(",
               b"os.system", b"Popen", b"popen", b"description", b"x", b" = ", b"'ray start'", b"\xc3\xa9",
@@ -420,8 +420,8 @@ def test_the_lines_read_are_those_where_a_command_name_may_be_a_target() -> None
     """Of the hot lines, the reader reads those where a name may be an assignment's target or
     a function's, and a runner's: not an attribute, an argument, a string's word or a keyword
     argument on a line of its own."""
-    from portlint.extract import python_commands as reader
-    from portlint.extract import python_outline
+    from portlint.speed import outline as python_outline
+    from portlint.stages.extract import python_commands as reader
 
     data = SPARSE_SHAPES["targets among other spellings"].encode()
     lines = python_outline.outline(data)
@@ -432,7 +432,7 @@ def test_the_lines_read_are_those_where_a_command_name_may_be_a_target() -> None
 
 
 def test_every_runner_has_a_part_that_makes_its_line_hot() -> None:
-    from portlint.extract import python_commands as reader
+    from portlint.stages.extract import python_commands as reader
 
     assert all(reader._RUNNER_PARTS.intersection(runner.split(".")) for runner in reader._RUNNERS)
 
@@ -444,8 +444,8 @@ def test_a_placeholder_keeps_only_the_assignments_it_can_see() -> None:
     functions."""
     import ast
 
-    from portlint.extract import python
-    from portlint.extract import python_commands as reader
+    from portlint.stages.extract import python
+    from portlint.stages.extract import python_commands as reader
 
     data = SPARSE_SHAPES["placeholders and the scopes that assign their names"].encode()
     parsed = python._parse(Source("m.py", data), [], [], reader.hot_lines(data), socket_code=False, starts=False)
@@ -462,8 +462,8 @@ def test_the_commands_of_a_sparse_tree_are_those_of_the_whole_module(name: str) 
     the whole module."""
     import ast
 
-    from portlint.extract import python
-    from portlint.extract import python_commands as reader
+    from portlint.stages.extract import python
+    from portlint.stages.extract import python_commands as reader
 
     data = SPARSE_SHAPES[name].encode()
     source = Source("m.py", data)

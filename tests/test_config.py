@@ -7,15 +7,10 @@ from pathlib import Path
 import pytest
 from msgspec import structs
 
-from portlint.config import (
-    DEFAULT_INCLUDE,
-    STOCK_FLOOR,
-    Config,
-    ConfigError,
-    find_config,
-    load_config,
-)
-from portlint.model import Band, FrozenSpec, Selector, Window
+from portlint.config.build import DEFAULT_INCLUDE, STOCK_FLOOR, Config
+from portlint.config.load import load_config
+from portlint.config.locate import ConfigError, find_config
+from portlint.model.layout import Band, FrozenSpec, Selector, Window
 
 YAML_CONFIG = """\
 ephemeral_floor: 9000

@@ -9,7 +9,8 @@ import pytest
 from conftest import copy_repo
 
 from portlint.cli import main
-from portlint.config import ConfigError, load_config
+from portlint.config.load import load_config
+from portlint.config.locate import ConfigError
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 LAYOUT = "bands:\n  web:\n    port: 8080\n    sites: [server.port]\n"

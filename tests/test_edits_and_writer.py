@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from portlint import writer
-from portlint.edits import OverlappingEdits, apply, compatible
-from portlint.problem import Edit, Fix
+from portlint.model.edits import Edit, Fix
+from portlint.stages import write as writer
+from portlint.stages.fix import OverlappingEdits, apply, compatible
 
 
 def test_apply_splices_edits_in_any_order_and_keeps_every_other_byte() -> None:

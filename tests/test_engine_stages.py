@@ -15,10 +15,12 @@ from types import SimpleNamespace
 import pytest
 from conftest import copy_repo
 
-from portlint import engine, pool
-from portlint.config import find_config, load_config
+from portlint import engine
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
 from portlint.engine import FACTS, Engine, Options, needs_of
 from portlint.rules import ALL, CHECKS, JUDGES
+from portlint.speed import pool
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo"
 
@@ -227,7 +229,7 @@ def recording():
     at_fork.append(sorted(name for name in {names!r} if name in sys.modules))
     return fork()
 os.fork = recording
-from portlint.start import main
+from portlint.entry.command import main
 code = main(["check", "--exit-zero", "--output-format", "json", "."])
 print(at_fork, file=sys.stderr)
 sys.exit(code)
@@ -262,15 +264,15 @@ def test_a_zero_config_check_forks_before_importing_what_only_the_rules_and_the_
     config's glob of another shape imports pathspec, which imports them all.) Nor json (~2.5
     ms), which only the run cache's entry needs, written after the report."""
     (demo / ".portlint.yaml").unlink()
-    at_fork, _ = _imported_at_fork(demo, ("portlint.problem", "dataclasses", "inspect", "typing_extensions", "json"))
+    at_fork, _ = _imported_at_fork(demo, ("portlint.model.problems", "dataclasses", "inspect", "typing_extensions", "json"))
     assert at_fork == "[[]]"  # one fork, and none imported yet
 
 
 def test_msgspec_is_imported_without_typing_extensions_which_stays_importable() -> None:
-    """portlint.records imports msgspec as where typing_extensions is not installed, and leaves
+    """portlint.model.records imports msgspec as where typing_extensions is not installed, and leaves
     it to be imported by what needs it (jsonschema's referencing does)."""
     probe = """import sys
-from portlint.records import Struct
+from portlint.model.records import Struct
 print("typing_extensions" in sys.modules, "inspect" in sys.modules)
 import typing_extensions
 class Point(Struct, frozen=True):
@@ -284,7 +286,7 @@ print(Point(1) == Point(1, 0), typing_extensions.__name__)
 
 def _listings(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """The roots the engine lists, in order."""
-    from portlint import discover
+    from portlint.stages import discover
 
     listed: list[Path] = []
     candidates = discover.candidates
@@ -297,7 +299,7 @@ def test_a_check_scanned_ahead_is_run_on_those_results_when_the_cli_asks_for_it(
 ) -> None:
     """scan_ahead runs the per-file stage; `run` with the same config and the cache on takes it
     (the files are not listed again) and gives what a run from scratch gives."""
-    from portlint.config import load_for
+    from portlint.config.load import load_for
 
     listed = _listings(monkeypatch)
     config = load_for(demo, ())
@@ -314,7 +316,7 @@ def test_a_check_scanned_ahead_is_run_on_those_results_when_the_cli_asks_for_it(
 @pytest.mark.parametrize("asked", ["another config", "no cache"])
 def test_a_check_scanned_ahead_for_something_else_is_dropped(demo: Path, monkeypatch: pytest.MonkeyPatch, asked: str) -> None:
     """The CLI asks for another config (an override), or for no cache: its run does it all again."""
-    from portlint.config import load_for
+    from portlint.config.load import load_for
 
     listed = _listings(monkeypatch)
     engine.scan_ahead(demo, (), None, ())
@@ -346,8 +348,8 @@ def test_a_usage_error_after_a_check_scanned_ahead_is_the_clis(demo: Path) -> No
 def test_what_was_scanned_ahead_for_a_cli_that_failed_is_not_kept(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In one process, a check whose CLI refused its arguments leaves nothing for the next run
     (which may come after the files changed): the next check reads them again."""
-    from portlint import start
-    from portlint.config import load_for
+    from portlint.config.load import load_for
+    from portlint.entry import command as start
 
     _in_git(demo)
     monkeypatch.chdir(demo)
@@ -365,7 +367,7 @@ def test_a_check_interrupted_while_its_files_are_read_ahead_says_aborted(
 ) -> None:
     """^C during the per-file stage run ahead of the CLI (most of a cold check) ends the check as
     it ends one the CLI runs: a blank line and `portlint: aborted` on stderr, exit 2, no traceback."""
-    from portlint import start
+    from portlint.entry import command as start
 
     _in_git(demo)
     monkeypatch.chdir(demo)
@@ -438,7 +440,7 @@ def test_a_kind_with_few_files_is_one_task_that_imports_what_it_reads_itself() -
 def test_a_pool_numbers_every_task_with_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
     """More jobs than a byte numbers, empty ones among them (a frozen pair's sides are read
     whatever their size): the pool's tasks still fit the queue."""
-    from portlint.naming import NameFilter
+    from portlint.stages.extract.naming import NameFilter
 
     for empty in (600, 300):  # only empty files; then half of them
         jobs = [(f"f{i}.sh", "shell", b"" if i < empty else b"PORT=%d\n" % (8000 + i), False) for i in range(600)]
@@ -491,8 +493,9 @@ def test_a_pool_is_forked_after_what_the_per_file_stage_imports(kind: str) -> No
     a module missing from this one's list."""
     probe = """import sys
 from pathlib import Path
-from portlint import discover, engine
-from portlint.naming import NameFilter
+from portlint import engine
+from portlint.stages import discover
+from portlint.stages.extract.naming import NameFilter
 before = set(sys.modules)
 for number, path in enumerate(sorted(Path(sys.argv[1]).rglob("*"))):
     kind = discover.kind_of(str(path), path.read_bytes()[:128]) if path.is_file() else ""
@@ -502,7 +505,7 @@ print(" ".join(sorted(set(sys.modules) - before)))
 """
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
     # Run outside the repository: from its root, `import portlint` would find the source tree
-    # (which has no portlint.rules: rules/ is mapped there by the installation) before the install.
+    # (which has no portlint.rules: portlint/rules/ is mapped there by the installation) before the install.
     done = subprocess.run([sys.executable, "-c", probe, str(fixtures), kind], cwd=fixtures.parent.parent,
                           capture_output=True, text=True, check=True)
     imported = {name for name in done.stdout.split() if name.startswith(("portlint.", "ruamel.yaml"))}

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from portlint.extract import Extraction
-from portlint.extract.markdown import extract
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.model.extraction import Extraction
+from portlint.model.source import Source
+from portlint.stages.extract.markdown import extract
+from portlint.stages.extract.naming import NameFilter
 
 
 def _extract(text: str | bytes, names: NameFilter | None = None) -> Extraction:
@@ -388,7 +388,7 @@ _REFERENCE = "# Options\n\n| option | type | default |\n|---|---|---|\n" + "".jo
 
 
 def test_a_file_where_no_line_writes_a_port_name_and_a_number_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
-    import portlint.extract.markdown as markdown
+    import portlint.stages.extract.markdown as markdown
 
     def scanner(*args: object) -> None:
         raise AssertionError("scanned")
@@ -419,7 +419,7 @@ def _every_shape() -> list[str]:
 
 @pytest.mark.parametrize("names", [NameFilter(), NameFilter(["cluster.gcs_slot", "Engine.port", "--rdzv-endpoint"])])
 def test_the_gate_never_changes_what_the_scan_finds(names: NameFilter, monkeypatch: pytest.MonkeyPatch) -> None:
-    import portlint.extract.markdown as markdown
+    import portlint.stages.extract.markdown as markdown
 
     texts = _every_shape()
     gated = [_extract(text, names) for text in texts]

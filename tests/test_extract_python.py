@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from portlint.extract.python import extract
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.model.source import Source
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.python import extract
 
 
 def sites_of(data: bytes) -> dict[str, object]:
@@ -112,7 +112,7 @@ def test_an_import_of_click_is_read_wherever_its_lines_break_and_its_other_uses_
     )
     sites = sites_of(data)
     assert {name: (s.aliases, s.value) for name, s in sites.items()} == {"--router": (("router_port",), 9100)}
-    from portlint.extract.python import _hot_lines
+    from portlint.stages.extract.python import _hot_lines
 
     # `click.echo` (line 5) makes no line hot; the import's first line, the option and `router_port` do.
     assert _hot_lines(Source("m.py", data), NameFilter())[0] == [1, 3, 4]
@@ -163,7 +163,7 @@ def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_li
     import random
     import re
 
-    from portlint.extract.python import _hot_lines
+    from portlint.stages.extract.python import _hot_lines
 
     pieces = [b"\n", b"\r\n", b"\r", b"port = 1", b"x", b" MASTER_PORT", b"click", b"ports", b"\xc3\xa9", b"  ",
               b"import", b"\\"]
@@ -187,10 +187,10 @@ def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_li
 
 def test_the_hot_lines_are_those_found_when_every_word_is_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     """A spelling of `port` or a hot word is looked for only where the one pass of
-    portlint.literals finds it: the lines are those a search for every one of them finds."""
+    portlint.speed.needles finds it: the lines are those a search for every one of them finds."""
     import random
 
-    from portlint.extract import python
+    from portlint.stages.extract import python
 
     pieces = [b"\n", b"\r\n", b"\r", b"port", b"Port", b"PORT", b"xPort", b"APORT", b"_port", b"ports", b"import", b"click",
               b"typer", b"gcs_slot", b"serve_port", b"\xc3\xa9", b"\xef\xbd\x90\xef\xbd\x8f\xef\xbd\x92\xef\xbd\x94", b" ", b"=1"]

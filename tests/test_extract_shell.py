@@ -1,11 +1,11 @@
 """Unit tests of the shell / sbatch extractor (kind `shell`)."""
 from __future__ import annotations
 
-from portlint.extract import Extraction, Suppression
-from portlint.extract.shell import extract
-from portlint.model import Site
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.model.extraction import Extraction, Suppression
+from portlint.model.layout import Site
+from portlint.model.source import Source
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.shell import extract
 
 
 def scan(data: bytes, *selectors: str) -> Extraction:

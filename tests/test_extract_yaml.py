@@ -1,9 +1,9 @@
 """The YAML extractor: key paths, byte spans, quoting, aliases, documents, suppressions."""
 from __future__ import annotations
 
-from portlint.extract.yaml import extract
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.model.source import Source
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.yaml import extract
 
 
 def sites_of(data: bytes, selectors: tuple[str, ...] = ()) -> list:
@@ -103,7 +103,7 @@ TRICKY = [
 
 
 def _marks(roots: list) -> list:
-    from portlint.extract.yaml import walk
+    from portlint.stages.extract.yaml import walk
 
     return [
         (path, node.id, node.value if node.id == "scalar" else None, node.start_mark.index, node.start_mark.line,
@@ -115,7 +115,7 @@ def _marks(roots: list) -> list:
 def test_the_c_composer_and_the_pure_one_give_the_same_marks() -> None:
     """Sites are placed by the C composer's marks when ruamel.yaml.clib is installed and by
     the pure composer's otherwise: both must say the same index, line and column."""
-    from portlint.extract.yaml import _c_composer, _pure_yaml, compose
+    from portlint.stages.extract.yaml import _c_composer, _pure_yaml, compose
 
     assert _c_composer() is not None  # ruamel.yaml.clib is a dependency (pyproject.toml)
     pure = _pure_yaml()
@@ -124,8 +124,8 @@ def test_the_c_composer_and_the_pure_one_give_the_same_marks() -> None:
 
 
 def test_one_walk_reads_what_the_generic_walk_and_the_command_finder_read() -> None:
-    from portlint.extract import yaml_commands
-    from portlint.extract.yaml import _tree, compose, walk
+    from portlint.stages.extract import yaml_commands
+    from portlint.stages.extract.yaml import _tree, compose, walk
 
     names = NameFilter()
     for text in TRICKY:

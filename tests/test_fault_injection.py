@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from portlint import writer
 from portlint.cli import main
+from portlint.stages import write as writer
 
 LAYOUT = b"""\
 ephemeral_floor: 9000
@@ -314,7 +314,8 @@ class _FlipFlop:
 
     @staticmethod
     def check(layout):  # noqa: ANN001, ANN205
-        from portlint.problem import Edit, Fix, Problem
+        from portlint.model.edits import Edit, Fix
+        from portlint.model.problems import Problem
 
         for site in layout.sites:
             if site.path == "a.yaml":

@@ -29,10 +29,11 @@ import pytest
 from conftest import copy_repo
 
 from portlint.cli import check, main
-from portlint.config import find_config, load_config
-from portlint.edits import apply, compatible
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
 from portlint.engine import Engine, Options
-from portlint.problem import Problem
+from portlint.model.problems import Problem
+from portlint.stages.fix import apply, compatible
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("PL*/*") if (p / "repo").is_dir())

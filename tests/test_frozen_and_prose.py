@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from portlint import frozen
-from portlint.extract.prose import statements
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.model.source import Source
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.prose import statements
+from portlint.stages.layout import frozen
 
 
 def _tree(files: dict[str, str], path: str) -> frozen.Tree:

@@ -8,7 +8,7 @@ import pytest
 from jsonschema import Draft4Validator, FormatChecker
 
 from portlint.cli import main
-from portlint.host import procfs
+from portlint.config import procfs
 
 ROOT = Path(__file__).resolve().parent.parent
 PROC = ROOT / "fixtures" / "host"
@@ -162,8 +162,9 @@ def test_host_statistics_with_sarif_is_a_usage_error(capsys: pytest.CaptureFixtu
 
 
 def test_a_host_problem_says_what_it_is_about() -> None:
-    from portlint.host import check, procfs
-    from portlint.scan import scan
+    from portlint.commands.host import check
+    from portlint.commands.scan import scan
+    from portlint.config import procfs
 
     found = scan(ROOT / "fixtures" / "demo")
     problems = check.compare(found.layout, procfs.read_kernel(PROC / "listener"))

@@ -9,9 +9,10 @@ import pytest
 from conftest import copy_repo
 
 from portlint.cli import main
-from portlint.config import find_config, load_config
-from portlint.init.bands import group_name
-from portlint.model import Site
+from portlint.commands.init.bands import group_name
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
+from portlint.model.layout import Site
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO = FIXTURES / "demo"

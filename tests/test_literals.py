@@ -1,4 +1,4 @@
-"""portlint.literals: every literal the byte tests ask about is found in one RE2 pass, and
+"""portlint.speed.needles: every literal the byte tests ask about is found in one RE2 pass, and
 `holds` answers exactly as `literal in data` would."""
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portlint import discover, engine, literals
-from portlint.literals import FOLDED, NEEDLES, holds, holds_folded
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint import engine
+from portlint.model.source import Source
+from portlint.speed import needles as literals
+from portlint.speed.needles import FOLDED, NEEDLES, holds, holds_folded
+from portlint.stages import discover
+from portlint.stages.extract.naming import NameFilter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -42,7 +44,7 @@ def test_holds_is_literal_in_data_for_every_needle(files: list[bytes]) -> None:
 def test_the_folded_words_are_the_command_readers() -> None:
     """python_commands._spellings asks about each of its needles (any other word would be
     answered right too, by a pass of its own)."""
-    from portlint.extract import python_commands
+    from portlint.stages.extract import python_commands
 
     assert python_commands._HOT_BYTES == FOLDED
     assert holds_folded(b"x = CmD", b"cmd") and not holds_folded(b"c md", b"cmd")
@@ -64,7 +66,7 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
     """The read stage's tests, and the Python extractor's hot lines, over every fixture file ask
     `holds` only about listed literals (an unlisted one would still be answered right, by a pass
     over the file of its own)."""
-    from portlint.extract import python
+    from portlint.stages.extract import python
 
     asked: set[bytes] = set()
     real = literals.holds
@@ -73,7 +75,7 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
         asked.add(literal)
         return real(data, literal)
 
-    modules = ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tool_defaults", "portlint.extract.python")
+    modules = ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tables.tool_defaults", "portlint.stages.extract.python")
     for module in modules:
         monkeypatch.setattr(f"{module}.holds", recording)
     no_token = discover.Prefilter((), ())  # finds no port token, so every other byte test runs

@@ -1,11 +1,11 @@
-"""Finding the config (portlint/locate.py): the byte test before the TOML parser gives the parser's answers."""
+"""Finding the config (portlint/config/locate.py): the byte test before the TOML parser gives the parser's answers."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from portlint import config, locate
+from portlint.config import locate
 
 
 @pytest.mark.parametrize(("text", "declares"), [
@@ -22,7 +22,3 @@ def test_a_pyproject_declares_portlint_as_its_toml_says(tmp_path: Path, text: st
     pyproject.write_text(text)
     assert locate.declares_portlint(pyproject) is declares
 
-
-def test_config_re_exports_the_finders() -> None:
-    assert config.find_config is locate.find_config and config.ConfigError is locate.ConfigError
-    assert config.CONFIG_NAMES == locate.CONFIG_NAMES and config.split_config_args is locate.split_config_args

@@ -11,10 +11,10 @@ from conftest import copy_repo
 from installed import PORTLINT
 
 from portlint.cli import main
-from portlint.map import axis as mapaxis
-from portlint.map import render as layoutmap
-from portlint.map import rows as maprows
-from portlint.scan import scan
+from portlint.commands.map import axis as mapaxis
+from portlint.commands.map import render as layoutmap
+from portlint.commands.map import rows as maprows
+from portlint.commands.scan import scan
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "fixtures" / "demo"
@@ -183,7 +183,7 @@ def test_the_readme_shows_the_terminal_picture_of_today(in_root: Path) -> None:
 
 def _svg(*args: str) -> str:
     # The installed entry point: `python -m portlint` from the checkout would import the source tree,
-    # where rules/ is not yet portlint.rules (CI installs portlint, not editable).
+    # where portlint/rules/ is not yet portlint.rules (CI installs portlint, not editable).
     done = subprocess.run([PORTLINT, "map", *args, "--svg", "/dev/stdout"],
                           cwd=ROOT, capture_output=True, text=True, check=True)
     return done.stdout

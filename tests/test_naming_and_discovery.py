@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portlint import discover, locate
-from portlint.naming import NameFilter, is_port_name, range_stem, role_of, words
-from portlint.source import line_starts
+from portlint.config import locate
+from portlint.model.source import line_starts
+from portlint.stages import discover
+from portlint.stages.extract.naming import NameFilter, is_port_name, range_stem, role_of, words
 
 
 @pytest.mark.parametrize("name", [

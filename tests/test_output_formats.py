@@ -264,7 +264,8 @@ def test_no_colour_when_stdout_is_not_a_terminal(demo: Path) -> None:
 
 
 def test_the_summary_counts_fixable_and_unsafe_problems() -> None:
-    from portlint.problem import Edit, Fix, Problem
+    from portlint.model.edits import Edit, Fix
+    from portlint.model.problems import Problem
     from portlint.report import text
 
     safe = Fix((Edit(0, 1, b"1"),))
@@ -275,7 +276,7 @@ def test_the_summary_counts_fixable_and_unsafe_problems() -> None:
 
 
 def test_sarif_without_the_rules_of_the_run_still_validates_and_names_each_rule(tmp_path: Path) -> None:
-    from portlint.problem import Problem
+    from portlint.model.problems import Problem
     from portlint.report import Context, sarif
 
     log = json.loads(sarif.render([Problem("a.yaml", 1, 1, "PL301", "m")], Context(tmp_path, tmp_path)))

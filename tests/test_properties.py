@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from portlint.cli import main
-from portlint.edits import apply, compatible
-from portlint.problem import Edit, Fix
+from portlint.model.edits import Edit, Fix
+from portlint.stages.fix import apply, compatible
 
 pytestmark = pytest.mark.slow  # hypothesis generates and fixes hundreds of files
 

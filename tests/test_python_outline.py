@@ -15,8 +15,8 @@ import itertools
 import pytest
 from conftest import needs_sparse
 
-from portlint.extract import python_outline
-from portlint.source import Source
+from portlint.model.source import Source
+from portlint.speed import outline as python_outline
 
 pytestmark = needs_sparse
 

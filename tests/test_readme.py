@@ -5,9 +5,9 @@ import re
 import subprocess
 from pathlib import Path
 
-from portlint.rules import ALL, summary
-
 from installed import PORTLINT
+
+from portlint.rules import ALL, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

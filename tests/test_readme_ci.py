@@ -8,11 +8,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from installed import env_with_portlint
 from ruamel.yaml import YAML
 
 from portlint.cli import main
-
-from installed import env_with_portlint
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -1,6 +1,6 @@
 """Every rule module is registered, documented, and has failing and passing fixture cases.
 
-Two families share rules/: `portlint check`'s (rules.ALL, fixture cases under fixtures/) and
+Two families share portlint/rules/: `portlint check`'s (rules.ALL, fixture cases under fixtures/) and
 `portlint host`'s (rules.HOST, checked against fake /proc trees in tests/test_host.py)."""
 from __future__ import annotations
 
@@ -55,13 +55,13 @@ def test_an_unknown_rule_is_a_usage_error_with_a_suggestion(capsys: pytest.Captu
 
 
 def test_the_codes_the_config_knows_are_the_registry_s() -> None:
-    from portlint.codes import CHECK_CODES
+    from portlint.model.codes import CHECK_CODES
 
     assert CHECK_CODES == tuple(rule.CODE for rule in rules.ALL)
 
 
 def test_a_problem_is_named_after_the_rule_that_reported_it() -> None:
-    from portlint.problem import Problem
+    from portlint.model.problems import Problem
 
     described = rules.describe(rules.BY_CODE["PL301"])
     assert (described.code, described.name, described.summary) == ("PL301", "layout-drift", rules.summary(rules.BY_CODE["PL301"]))

@@ -1,4 +1,4 @@
-"""The warm path (portlint/runcache.py): a check whose inputs are unchanged replays the last
+"""The warm path (portlint/entry/replay.py): a check whose inputs are unchanged replays the last
 run's output byte for byte without importing the engine or click; every kind of input
 change misses; entries that are corrupt, foreign or cannot be written change nothing."""
 from __future__ import annotations
@@ -11,13 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from portlint import cache, discover, engine, runcache
-from portlint.config import find_config, load_config
+from portlint import engine
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
+from portlint.entry import replay as runcache
+from portlint.speed import cache
+from portlint.stages import discover
 
 # Runs the entry point in a fresh process, then says whether the run was replayed: a hit
 # imports neither the engine nor click (a miss needs both).
 PROBE = """import json, sys
-from portlint.start import main
+from portlint.entry.command import main
 code = main(sys.argv[2:])
 sys.stdout.flush(); sys.stderr.flush()
 with open(sys.argv[1], "w") as marker:
@@ -279,7 +283,7 @@ def test_a_file_changed_while_the_check_ran_is_never_replayed(repo: Path, monkey
     """Whether the files were hashed before the run (an entry whose stamps match) or not (none yet),
     what a run whose file was edited while the engine ran printed is never replayed: the entry's
     key is the bytes the engine read, its stamps were taken before the edit."""
-    from portlint.start import main
+    from portlint.entry.command import main
 
     monkeypatch.chdir(repo)
     run, replay = engine.Engine.run, runcache.Warm.replay
@@ -314,7 +318,7 @@ def test_a_file_changed_while_the_check_ran_is_never_replayed(repo: Path, monkey
 def test_the_files_are_stamped_once_before_the_run_and_not_again_after_it(repo: Path, monkeypatch: pytest.MonkeyPatch,
                                                                          capfdbinary: pytest.CaptureFixture[bytes]) -> None:
     """(An lstat of every path a second time, after the output, only to find what the key already says.)"""
-    from portlint.start import main
+    from portlint.entry.command import main
 
     monkeypatch.chdir(repo)
     stamped: list[int] = []
@@ -387,7 +391,7 @@ def test_the_entry_point_is_the_warm_path() -> None:
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+ (tomli before: not a test dependency)
 
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
-    assert pyproject["project"]["scripts"]["portlint"] == "portlint.start:run"
+    assert pyproject["project"]["scripts"]["portlint"] == "portlint.entry.command:run"
 
 
 # -- the prefilter's decisions ----------------------------------------------------------------

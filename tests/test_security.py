@@ -4,7 +4,6 @@ and nothing taken from a file can drive the terminal that shows portlint's outpu
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys

@@ -1,9 +1,9 @@
-"""One service under many names (portlint.services) and the group reports of PL202/PL201, over hand-built layouts."""
+"""One service under many names (portlint.stages.layout.services) and the group reports of PL202/PL201, over hand-built layouts."""
 from __future__ import annotations
 
-from portlint.model import Band, Layout, Site
+from portlint.model.layout import Band, Layout, Site
 from portlint.rules import band_overlap, site_overlap
-from portlint.services import NODE, POD, context_words, kubernetes, same_service, service_words
+from portlint.stages.layout.services import NODE, POD, context_words, kubernetes, same_service, service_words
 
 
 def _site(path: str, name: str, value: int, kind: str = "python", line: int = 1, **more: object) -> Site:
@@ -111,7 +111,8 @@ def test_overlapping_bands_are_one_problem_per_group_at_the_first_band() -> None
 def test_test_paths_must_be_a_list_of_globs(tmp_path) -> None:
     import pytest
 
-    from portlint.config import ConfigError, load_config
+    from portlint.config.load import load_config
+    from portlint.config.locate import ConfigError
 
     config = tmp_path / ".portlint.yaml"
     config.write_text("test_paths: tests/\n")

@@ -1,15 +1,16 @@
 """Facts every rule shares, each computed in one place: the written ranges, the port bounds and
-how spans are written (portlint/model.py), PL301's drift decision (portlint/binding.py), the
-did-you-mean wording (portlint/suggest.py) and when a fix applies (portlint/problem.py)."""
+how spans are written (portlint/model.py), PL301's drift decision (portlint/stages/layout/bind.py), the
+did-you-mean wording (portlint/config/suggest.py) and when a fix applies (portlint/model/problems.py)."""
 from __future__ import annotations
 
 import pytest
 
-from portlint.binding import drift
-from portlint.model import HIGH, LOW, MAX_PORT, MIN_PORT, PORT, Band, Layout, Site, is_port, span
-from portlint.problem import Edit, Fix, Problem
+from portlint.config.suggest import closest, did_you_mean
+from portlint.model.edits import Edit, Fix
+from portlint.model.layout import HIGH, LOW, MAX_PORT, MIN_PORT, PORT, Band, Layout, Site, is_port, span
+from portlint.model.problems import Problem
 from portlint.rules import frozen_drift, layout_drift
-from portlint.suggest import closest, did_you_mean
+from portlint.stages.layout.bind import drift
 
 
 def _site(name: str, value: int, line: int, *, role: str = PORT, band: str = "", derived: str = "",

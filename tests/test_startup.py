@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from portlint import tool_defaults
+from portlint.tables import tool_defaults
 
 PROBE = """import sys
 from portlint.cli import main
@@ -34,13 +34,13 @@ def test_a_zero_config_check_imports_neither_libcst_nor_jsonschema_nor_rich(tmp_
 
 def test_the_packaged_tool_defaults_table_is_valid_against_its_schema() -> None:
     """Checked here once rather than on every run."""
-    schema = json.loads((files("portlint") / "tool_defaults.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((files("portlint.tables") / "tool_defaults.schema.json").read_text(encoding="utf-8"))
     assert list(Draft202012Validator(schema).iter_errors(tool_defaults.table())) == []
     assert tool_defaults.load()
 
 
 def test_the_command_writes_all_its_output_and_exit_code_before_its_fast_exit(tmp_path: Path) -> None:
-    """`portlint` leaves without tearing the interpreter down (portlint.start.run): what it printed
+    """`portlint` leaves without tearing the interpreter down (portlint.entry.command.run): what it printed
     is all there, in a pipe and in a file, with its exit code; `python -m portlint` too."""
     from installed import PORTLINT
 
@@ -91,7 +91,7 @@ def test_no_module_but_the_outline_compiles_a_pattern_python_3_10_cannot_read() 
         for name, value in vars(importlib.import_module(module.name)).items():
             if isinstance(value, re.Pattern) and unreadable & opcodes(parser.parse(value.pattern, value.flags)):
                 using.append(f"{module.name}.{name}")
-    from portlint.extract import python_outline
+    from portlint.speed import outline as python_outline
 
-    using += ["portlint.extract.python_outline._tail()"] * bool(unreadable & opcodes(parser.parse(python_outline._tail().pattern)))
-    assert sorted(using) == [f"portlint.extract.python_outline.{name}" for name in ("_EVENTS", "_LEAD", "_tail()")]
+    using += ["portlint.speed.outline._tail()"] * bool(unreadable & opcodes(parser.parse(python_outline._tail().pattern)))
+    assert sorted(using) == [f"portlint.speed.outline.{name}" for name in ("_EVENTS", "_LEAD", "_tail()")]

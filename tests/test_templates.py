@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from portlint.config import load_config
+from portlint.config.load import load_config
 from portlint.engine import Engine, Options
-from portlint.extract.template import NOT_YAML, masked
-from portlint.extract.yaml import extract
-from portlint.naming import NameFilter
-from portlint.source import Source
+from portlint.model.source import Source
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.template import NOT_YAML, masked
+from portlint.stages.extract.yaml import extract
 
 
 def test_actions_are_blanked_in_place() -> None:

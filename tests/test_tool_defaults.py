@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from portlint import tool_defaults
-from portlint.model import Command
-from portlint.tool_defaults import invocation, mentions_tool, options, programs_resolved, variables_set
+from portlint.model.layout import Command
+from portlint.tables import tool_defaults
+from portlint.tables.tool_defaults import invocation, mentions_tool, options, programs_resolved, variables_set
 
-SCHEMA = json.loads((files("portlint") / "tool_defaults.schema.json").read_text())
+SCHEMA = json.loads((files("portlint.tables") / "tool_defaults.schema.json").read_text())
 
 
 def tool(name: str) -> tool_defaults.Tool:

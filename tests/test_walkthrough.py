@@ -6,7 +6,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from installed import PORTLINT
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from portlint.discover import prefilter
 from portlint.engine import extract_file, worth_parsing
-from portlint.extract import Extraction
-from portlint.extract.yaml import worth_composing
-from portlint.naming import NameFilter
+from portlint.model.extraction import Extraction
+from portlint.stages.discover import prefilter
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.yaml import worth_composing
 
 
 def worth(data: bytes, selectors: tuple[str, ...] = ()) -> bool:
@@ -198,7 +198,7 @@ def test_a_dropped_document_yields_nothing(lines: list[tuple[int, str, str]], ne
 def test_a_large_file_is_read_once_and_by_its_bytes() -> None:
     """The verdict on a large file is remembered by its bytes: the same bytes at another path
     get it again, other bytes their own."""
-    from portlint.extract.yaml import _LARGE, _worth_composing
+    from portlint.stages.extract.yaml import _LARGE, _worth_composing
 
     pattern = prefilter()
     padding = b"# " + b"x" * 78 + b"\n"

@@ -15,14 +15,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from portlint.analysis.calls import HelperCall
-from portlint.analysis.tree import (
-    Located,
-    children,
-    constant_index,
-    dotted,
-    is_string,
-    names_in,
-)
+from portlint.analysis.tree import Located, children, constant_index, dotted, is_string, names_in
 from portlint.analysis.values import (
     CANDIDATE,
     CHOSEN_PORT,

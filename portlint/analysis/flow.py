@@ -35,7 +35,7 @@ from portlint.analysis.values import (
     numbers_in,
     sockets_in,
 )
-from portlint.records import Struct, field
+from portlint.model.records import Struct, field
 
 if TYPE_CHECKING:
     from portlint.analysis.module import ModuleIndex

@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from portlint.analysis.flow import Summary
 from portlint.analysis.tree import statements
 from portlint.analysis.values import Addr, Marker, Num, Param, Sock, Tup
-from portlint.records import Struct
+from portlint.model.records import Struct
 
 MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers
 

@@ -24,7 +24,6 @@ import re
 import shlex
 from collections.abc import Iterator, Sequence
 
-from portlint.analysis.sockets import Finding  # one finding type for every code analysis
 from portlint.analysis.tree import (
     FUNCTIONS,
     Positions,
@@ -37,11 +36,12 @@ from portlint.analysis.tree import (
     searchable,
     spelling,
 )
-from portlint.literals import holds, of_last
-from portlint.records import Struct
+from portlint.model.extraction import Finding  # one finding type for every code analysis
+from portlint.model.records import Struct
+from portlint.speed.needles import holds, of_last
 
 CODE = "PL604"
-# One test per alternative: the literal it opens with (portlint.literals finds them all in one
+# One test per alternative: the literal it opens with (portlint.speed.needles finds them all in one
 # pass, and most files hold none of them), then the pattern for the rest, only where the literal
 # is. One pattern opening with an alternation is many times slower: `re` cannot scan for a literal then.
 # A start is a call of a name (`_start`: `dist.init_process_group`, `sglang.Engine (`), not of a

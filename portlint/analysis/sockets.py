@@ -36,16 +36,16 @@ from portlint.analysis.tree import (
     spelled_at,
     spelling,
 )
-from portlint.literals import holds, of_last
-from portlint.model import Layout
-from portlint.records import Struct
-from portlint.source import line_starts
+from portlint.model.extraction import Facts, Finding
+from portlint.model.layout import Layout
+from portlint.model.source import line_starts
+from portlint.speed.needles import holds, of_last
 
 if TYPE_CHECKING:
     from portlint.analysis.flow import Violation
     from portlint.analysis.tree import Located
-    from portlint.extract.python_outline import Outline
-    from portlint.problem import Problem
+    from portlint.model.problems import Problem
+    from portlint.speed.outline import Outline
 
 # A file worth the analysis binds: `.bind(`, or a server constructor ...
 _BINDS = re.compile(rb"\.bind\s*\(|create_server|start_server|make_server|Server\s*\(")
@@ -54,32 +54,16 @@ _READ_BACK = re.compile(rb"getsockname|server_port|server_address")
 _SERVERS = ("create_server", "start_server", "make_server")
 
 
-class Finding(Struct, frozen=True):
-    line: int  # 1-based
-    column: int  # 1-based, in characters
-    end_line: int
-    end_column: int
-    code: str  # PL601, PL602 (sockets) or PL604 (rendezvous)
-    message: str
-
-
 @of_last
 def uses_sockets(data: bytes) -> bool:
     """Python that may probe ports: socket code that binds (the bytes test before any parse)."""
     return holds(data, b"socket") and _BINDS.search(data) is not None
 
 
-class Facts(Struct, frozen=True):
-    """What the code analyses found in one file: findings, and its helpers' summaries for other modules."""
-
-    findings: tuple[Finding, ...] = ()
-    exports: tuple = ()  # of imports.Export
-
-
 def problems(layout: Layout, code: str) -> Iterator[Problem]:
     """The problems of one code (PL601, PL602, PL604): the findings the extraction of each file computed
     once, those of files calling helpers of other modules computed again with their summaries."""
-    from portlint.problem import Problem  # a rule's record: imported once the pool has forked, with the rules
+    from portlint.model.problems import Problem  # a rule's record: imported once the pool has forked, with the rules
 
     for path, found in _findings(layout).items():
         for finding in found:
@@ -153,7 +137,7 @@ def kept(data: bytes, lines: Outline, definitions: Sequence[tuple[str, int, int]
     function kept, to a fixpoint (one kept name keeps every function so named).
     The rest is never walked: in a long test module with one probe, most of it (AReaL's 92 KiB
     tests/test_local_scheduler.py keeps 39%)."""
-    from portlint.extract import python_outline
+    from portlint.speed import outline as python_outline
 
     by_name: dict[str, list[int]] = {}
     for index, (name, _, _) in enumerate(definitions):
@@ -280,7 +264,7 @@ class _Spans:
 
     def _header(self, index: int) -> tuple[int, int] | None:
         """Where the logical line of a definition's `def` starts and ends (its decorators before it)."""
-        from portlint.extract.python_outline import decorated
+        from portlint.speed.outline import decorated
 
         line = bisect.bisect_left(self.lines.starts, self.definitions[index][1])
         if line == len(self.lines.starts):
@@ -385,7 +369,7 @@ def _imports(data: bytes) -> ast.Module | None:
     `Repository.externals` reads, for a file that names an exported helper, which may not import
     it (on trl, one whole parse of 14 ms at rules time for nothing). Every import statement
     spells `import` on one of its lines; python_outline blanks the other statements."""
-    from portlint.extract import python_outline
+    from portlint.speed import outline as python_outline
 
     starts = line_starts(data)
     sparse = python_outline.sparse(data, sorted(lines_holding(data, starts, [b"import"], whole=False)), starts)

@@ -13,9 +13,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeGuard
 
-from portlint.literals import of_last
-from portlint.records import Struct
-from portlint.source import line_starts
+from portlint.model.records import Struct
+from portlint.model.source import line_starts
+from portlint.speed.needles import of_last
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Located = ast.stmt | ast.expr  # the nodes that carry a position (a bare ast.AST has none)

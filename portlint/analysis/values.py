@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from portlint.records import Struct, replace
+from portlint.model.records import Struct, replace
 
 if TYPE_CHECKING:
     import ast

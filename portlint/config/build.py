@@ -2,8 +2,8 @@
 
 Range order and bounds, ports inside their band, `within`/`shares_with`
 references, frozen-copy templates that stay in the repository, rule codes in
-`per_file_ignores` (portlint/codes.py), and the ephemeral floor (`auto`: the
-host's, read through portlint/host/procfs.py).
+`per_file_ignores` (portlint/model/codes.py), and the ephemeral floor (`auto`: the
+host's, read through portlint/config/procfs.py).
 """
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from portlint.codes import CHECK_CODES
 from portlint.config.errors import ConfigError, Invalid, describe, quoted
+from portlint.config.locate import inside
 from portlint.config.positions import Key
 from portlint.config.read import Document
 from portlint.config.schema import validate
-from portlint.locate import inside
-from portlint.model import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
-from portlint.records import Struct, field
-from portlint.scope import DEFAULT_TEST_PATHS
-from portlint.suggest import did_you_mean
+from portlint.config.scope import DEFAULT_TEST_PATHS
+from portlint.config.suggest import did_you_mean
+from portlint.model.codes import CHECK_CODES
+from portlint.model.layout import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
+from portlint.model.records import Struct, field
 
 DEFAULT_INCLUDE = (
     "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
@@ -46,7 +46,7 @@ class Config(Struct, frozen=True):
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
     declared: bool  # a config file was found, with or without bands
     positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict)  # entry -> (line, column)
-    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.scope)
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.config.scope)
 
 
 def build(path: Path | None, document: Document, override: int | str | None, proc_root: Path, root: Path) -> Config:
@@ -188,7 +188,7 @@ def resolve_floor(value: int | str, proc_root: Path) -> tuple[int, str]:
     """The floor and, when "auto" could not read the host's range, a note saying so."""
     if value != "auto":
         return int(value), ""
-    from portlint.host import procfs  # only for "auto"
+    from portlint.config import procfs  # only for "auto"
 
     floor, why = procfs.ephemeral_floor(proc_root)
     if floor is not None:

@@ -1,7 +1,7 @@
 """Config errors and their wording: `{file}: {key.path}: {what was expected}`.
 
 `Invalid` is raised inside the document (a key path, a message); the loader turns
-it into a `ConfigError` (portlint/locate.py) naming the file or the `--config`
+it into a `ConfigError` (portlint/config/locate.py) naming the file or the `--config`
 override to blame.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from portlint.locate import ConfigError as ConfigError  # beside discovery, which raises it too
+from portlint.config.locate import ConfigError as ConfigError  # beside discovery, which raises it too
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 

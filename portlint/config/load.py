@@ -1,4 +1,4 @@
-"""`load_config`: the root (portlint/locate.py), the file read, `--config` overrides laid over it, the Config built.
+"""`load_config`: the root (portlint/config/locate.py), the file read, `--config` overrides laid over it, the Config built.
 
 When the result is invalid, the file is blamed, or else the first override that makes it invalid.
 """
@@ -8,15 +8,15 @@ from pathlib import Path
 
 from portlint.config.build import DEFAULT_INCLUDE, STOCK_FLOOR, Config, build, parse_floor_override, resolve_floor
 from portlint.config.errors import ConfigError, Invalid, key_path, quoted
+from portlint.config.locate import absolute, root_of, shown
 from portlint.config.overrides import merged, parse_override
 from portlint.config.read import Document, read
-from portlint.locate import absolute, root_of, shown
 
 
 def load_for(start: Path, config_args: tuple[str, ...], floor_override: str | None = None) -> Config:
     """The config a check from `start` runs with: `--config` values split into a file (else the
     one found from `start`) and `KEY = VALUE` overrides, and `--ephemeral-floor`."""
-    from portlint.locate import find_config, split_config_args
+    from portlint.config.locate import find_config, split_config_args
 
     explicit, overrides = split_config_args(config_args)
     return load_config(find_config(start, explicit), start, floor_override, overrides=overrides)

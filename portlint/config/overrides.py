@@ -1,14 +1,14 @@
 """`--config 'KEY = VALUE'` settings: parsed as TOML and laid over the config file's data.
 
-Telling a file from a setting is `split_config_args`' (portlint/locate.py), as ruff reads them.
+Telling a file from a setting is `split_config_args`' (portlint/config/locate.py), as ruff reads them.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from portlint.config.errors import ConfigError, quoted
+from portlint.config.locate import tomllib
 from portlint.config.read import TOML_POSITION
-from portlint.locate import tomllib
 
 
 def parse_override(text: str) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from portlint.config.errors import ConfigError, Invalid, key_path
+from portlint.config.locate import shown, tomllib
 from portlint.config.positions import Key, toml_positions, yaml_positions
-from portlint.locate import shown, tomllib
 
 TOML_POSITION = re.compile(r" \(at line (\d+), column \d+\)$")
 

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from portlint.config.errors import Invalid, describe, quoted
-from portlint.suggest import did_you_mean
+from portlint.config.suggest import did_you_mean
 
 
 @cache

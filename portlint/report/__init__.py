@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from portlint.problem import Problem, Rule
+from portlint.model.problems import Problem, Rule
 
 # C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
 # is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).

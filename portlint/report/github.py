@@ -7,7 +7,7 @@ the command short or be read as another property.
 """
 from __future__ import annotations
 
-from portlint.problem import Problem
+from portlint.model.problems import Problem
 from portlint.report import Context, printable
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from portlint.problem import Problem
+from portlint.model.problems import Problem
 from portlint.report import Context
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from portlint import __version__
-from portlint.problem import Problem, Rule
+from portlint.model.problems import Problem, Rule
 from portlint.report import Context
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from portlint.problem import Problem
-from portlint.records import Struct, structs
+from portlint.model.problems import Problem
+from portlint.model.records import Struct, structs
 from portlint.report import Context
 
 

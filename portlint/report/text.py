@@ -10,7 +10,8 @@ from collections import Counter, defaultdict
 
 import click
 
-from portlint.problem import Edit, Problem
+from portlint.model.edits import Edit
+from portlint.model.problems import Problem
 from portlint.report import Context, printable
 
 

@@ -36,7 +36,7 @@ CORPUS = Path("/work/corpus")
 RUNS = 5
 CACHE = ".portlint_cache"
 FLOOR = """import subprocess
-from portlint.discover import prefilter
+from portlint.stages.discover import prefilter
 pattern = prefilter()
 listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                          capture_output=True, check=True).stdout

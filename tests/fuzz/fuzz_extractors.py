@@ -5,7 +5,7 @@
     python tests/fuzz/fuzz_extractors.py --target yaml -- -max_len=4096 corpus/
 
 Targets: `yaml`, `shell`, `python`, `markdown` (one extractor's `extract(Source,
-NameFilter)`), `edits` (`portlint.edits.apply` / `compatible` on random edits),
+NameFilter)`), `edits` (`portlint.stages.fix.apply` / `compatible` on random edits),
 `engine` (the engine's fix loop on one file of a random kind, in memory), `frozen`
 (the fix loop on a YAML source and its frozen copy: the input's two halves), and
 `all` (the input's first byte picks one). Without atheris a built-in mutation fuzzer
@@ -72,13 +72,13 @@ class Finding(AssertionError):
 
 # -- targets ----------------------------------------------------------------------------
 def fuzz_extractor(kind: str, data: bytes) -> None:
-    from portlint.source import Source
+    from portlint.model.source import Source
 
     try:
         source = Source(f"fuzz.{SUFFIX[kind]}", data)
     except UnicodeDecodeError:
         return  # the engine reports it as PL001 before any extractor runs
-    extraction = importlib.import_module(f"portlint.extract.{kind}").extract(source, NAMES)
+    extraction = importlib.import_module(f"portlint.stages.extract.{kind}").extract(source, NAMES)
     for site in extraction.sites:
         if not 0 <= site.start <= site.end <= len(data):
             raise Finding(f"{kind}: span {site.start}-{site.end} outside the file ({len(data)} bytes): {site}")
@@ -96,8 +96,8 @@ def fuzz_extractor(kind: str, data: bytes) -> None:
 
 
 def fuzz_edits(data: bytes) -> None:
-    from portlint.edits import OverlappingEdits, apply, compatible
-    from portlint.problem import Edit, Fix
+    from portlint.stages.fix import OverlappingEdits, apply, compatible
+    from portlint.model.edits import Edit, Fix
 
     rng = random.Random(data)
     source = data[: len(data) // 2]
@@ -145,7 +145,7 @@ def _engine(files: dict[str, tuple[str, bytes]]):  # noqa: ANN202 - an Engine wh
 
 def _fix_loop(files: dict[str, tuple[str, bytes]]) -> None:
     """The engine's fix of in-memory files must be the reported edits, spliced in round by round."""
-    from portlint.edits import apply, compatible
+    from portlint.stages.fix import apply, compatible
 
     engine = _engine(files)
     outcome = engine.fix({path: engine.extract(path, kind, data) for path, (kind, data) in files.items()})
@@ -190,7 +190,8 @@ def _fix_loop(files: dict[str, tuple[str, bytes]]) -> None:
 
 # -- plumbing -----------------------------------------------------------------------------
 def _engine_factory() -> Callable[[], object]:
-    from portlint.config import find_config, load_config
+    from portlint.config.locate import find_config
+    from portlint.config.load import load_config
     from portlint.engine import Engine, Options
 
     root = Path(tempfile.mkdtemp(prefix="portlint-fuzz-"))
@@ -315,10 +316,10 @@ def main() -> int:
         NAMES = ENGINE().names
         return run_builtin(args.target, args.seconds, args.seed)
     with atheris.instrument_imports(include=["portlint"]):
-        import portlint.edits  # noqa: F401
+        import portlint.stages.fix  # noqa: F401
         import portlint.engine  # noqa: F401
         for kind in KINDS:
-            importlib.import_module(f"portlint.extract.{kind}")
+            importlib.import_module(f"portlint.stages.extract.{kind}")
     ENGINE = _engine_factory()
     NAMES = ENGINE().names
     corpus = [a for a in args.libfuzzer_args if not a.startswith("-")]

@@ -1,0 +1,74 @@
+"""Frozen copies guessed for `portlint init`: YAML files of one name whose content is near-identical.
+
+Comments and blank lines are set aside before comparing (copies often drop
+them). The file under a test-like directory (`tests/`, `reference_configs/`,
+`snapshots/`...) is the copy; when neither or both are, the direction is unknown
+and the pair is only mentioned.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from portlint.commands.init.bands import is_config
+from portlint.config.build import Config
+from portlint.stages import discover
+
+NEAR_IDENTICAL = 0.9  # difflib ratio of two files' lines, comments and blank lines aside
+MAX_SAME_NAME = 50  # files of one name compared pairwise; more are left out (quadratic)
+_COPY_DIRS = frozenset(
+    "test tests testing reference references reference_configs snapshot snapshots golden frozen fixtures".split()
+)
+
+
+def frozen_pairs(config: Config) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """Near-identical YAML files of the same name: (copy, source) pairs, and pairs of unknown direction."""
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for candidate in discover.candidates(config.root, config.include, config.exclude):
+        if candidate.kind == "yaml" and not is_config(candidate.path):
+            by_name[candidate.path.rsplit("/", 1)[-1]].append(candidate.path)
+    directed: list[tuple[str, str]] = []
+    undirected: list[tuple[str, str]] = []
+    for paths in by_name.values():
+        contents = {path: _content_lines(config.root / path) for path in paths[:MAX_SAME_NAME]}
+        for index, first in enumerate(paths[:MAX_SAME_NAME]):
+            for second in paths[index + 1:MAX_SAME_NAME]:
+                if not _near_identical(contents[first], contents[second]):
+                    continue
+                pair = _direction(first, second)
+                (directed if pair else undirected).append(pair or (first, second))
+    return tuple(directed), tuple(undirected)
+
+
+def _content_lines(path: Path) -> list[str]:
+    """The file's lines without comments and blank lines: copies often drop the comments."""
+    try:
+        if path.stat().st_size > discover.MAX_BYTES:
+            return []
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return []
+    lines = (re.sub(r"(^|\s)#.*$", "", line).rstrip() for line in text.splitlines())
+    return [line for line in lines if line.strip()]
+
+
+def _near_identical(first: list[str], second: list[str]) -> bool:
+    if not first or not second:
+        return False
+    matcher = difflib.SequenceMatcher(None, first, second, autojunk=False)
+    return matcher.real_quick_ratio() >= NEAR_IDENTICAL and matcher.quick_ratio() >= NEAR_IDENTICAL \
+        and matcher.ratio() >= NEAR_IDENTICAL
+
+
+def _direction(first: str, second: str) -> tuple[str, str] | None:
+    """(copy, source): the copy sits under a test-like directory and the source does not."""
+    first_copy, second_copy = _looks_like_a_copy(first), _looks_like_a_copy(second)
+    if first_copy == second_copy:
+        return None
+    return (first, second) if first_copy else (second, first)
+
+
+def _looks_like_a_copy(path: str) -> bool:
+    return any(part.lower() in _COPY_DIRS for part in path.split("/")[:-1])

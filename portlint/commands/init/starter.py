@@ -1,0 +1,167 @@
+"""`portlint init`: write a starter `.portlint.yaml` inferred from what a zero-config scan finds.
+
+The bands come from `bands`, the frozen pairs from `copies`; this
+module writes them as YAML a person can review: comments say where each band was
+found and which values disagree with it.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from portlint.analysis.destinations import Destinations
+from portlint.commands.init.bands import Proposal, infer_bands
+from portlint.commands.init.copies import frozen_pairs
+from portlint.config.load import load_config
+from portlint.config.locate import CONFIG_NAMES, ConfigError, find_config
+from portlint.config.scope import DEFAULT_TEST_PATHS, in_tests, mocked
+from portlint.model.layout import Site
+from portlint.model.records import Struct, replace
+from portlint.stages import write as writer
+from portlint.stages.layout.services import POD, kubernetes, somebody_elses
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
+_RESERVED = frozenset("true false null yes no on off y n".split())  # YAML 1.1 would read these
+
+
+class Starter(Struct, frozen=True):
+    floor: int | str
+    bands: tuple[Proposal, ...]
+    frozen: tuple[tuple[str, str], ...]  # (copy, source)
+    undirected: tuple[tuple[str, str], ...]  # near-identical pairs where neither looks like the copy
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # written when a replaced config declared others
+
+
+def init(start: Path, floor_override: str | None = None, force: bool = False) -> tuple[Path, Starter]:
+    """Scan the repository holding `start` in zero-config mode and write `.portlint.yaml` at its root."""
+    zero = load_config(None, start, floor_override)
+    target = zero.root / CONFIG_NAMES[0]
+    existing = find_config(zero.root)
+    if existing is not None and existing.parent == zero.root and not force:
+        shown = existing.name if existing.name != "pyproject.toml" else "pyproject.toml [tool.portlint]"
+        raise ConfigError(shown, "", "a config already exists; pass --force to replace it with a starter")
+    from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
+
+    zero = replace(zero, test_paths=_test_paths(existing, start))
+    engine = Engine(zero, Options())
+    files = dict(engine.scan())
+    destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})
+    layout = engine.layout(files)  # a range over every port (a firewall's "any") is no service's lane
+    sites = [site for site in layout.sites if _teaches(site, zero.test_paths) and not layout.any_port(site)]
+    sites = _listened(sites, destinations)
+    floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
+    frozen, undirected = frozen_pairs(zero)
+    starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected, zero.test_paths)
+    data = render(starter).encode()
+    if target.exists():
+        writer.write_atomic(target, data)
+    else:
+        with open(target, "xb") as handle:
+            handle.write(data)
+    return target, starter
+
+
+def _test_paths(existing: Path | None, start: Path) -> tuple[str, ...]:
+    """The `test_paths` of the config `init --force` replaces (a person's, kept), else the default."""
+    if existing is None:
+        return DEFAULT_TEST_PATHS
+    try:
+        return load_config(existing, start).test_paths
+    except ConfigError:
+        return DEFAULT_TEST_PATHS  # a broken config declares nothing init can keep
+
+
+def _teaches(site: Site, test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS) -> bool:
+    """A site init learns a band from: production code (not `test_paths`, no value given to a mock
+    or a fake), not a pod's own Kubernetes port (its network namespace is its own), and below 1024
+    only where a server says it listens (`listen_port`, `--bind-port`): a well-known client port is
+    somebody else's server."""
+    if in_tests(site.path, test_paths) or mocked(site) or kubernetes(site) == POD:
+        return False
+    return not somebody_elses(site)
+
+
+def _listened(sites: list[Site], destinations: Destinations) -> list[Site]:
+    """The sites without a client's default for a server the repository does not run: a port only
+    dialled (`portlint.analysis.destinations`) makes no band. Where another site writes the same value (the
+    server's own `--port`, a config restating it), the client's default stays: one service, and its
+    band keeps the client in step with the server."""
+    dialled = {id(site) for site in sites if destinations.connect_only(site)}
+    listened = {site.value for site in sites if id(site) not in dialled}
+    return [site for site in sites if id(site) not in dialled or site.value in listened]
+
+
+def render(starter: Starter) -> str:
+    lines = [
+        "# A starter port layout, written by `portlint init` from the ports found in this repository.",
+        "# Review it: rename bands, merge or split them, widen ranges to what each service may use,",
+        "# then run `portlint`. Reference: `portlint rule --all` and the README's Configuration section.",
+        "# Every band says `inferred: true` until a person deletes that line: fixes on an inferred band",
+        "# (or frozen pair) are not safe, so `portlint --fix` leaves them to `--unsafe-fixes`.",
+        "",
+        f"ephemeral_floor: {_scalar(starter.floor)}  # where the kernel's ephemeral ports begin: 32768 on stock Linux;"
+        " \"auto\" reads this host's range",
+    ]
+    if starter.test_paths != DEFAULT_TEST_PATHS:
+        lines += ["", "test_paths:  # kept from the config this one replaced: tests, fixtures and mocks (a scope of their own)"]
+        lines += [f"  - {_scalar(pattern)}" for pattern in starter.test_paths]
+    if starter.bands:
+        lines += ["", "bands:"]
+        for proposal in starter.bands:
+            lines += _band_lines(proposal)
+    if starter.frozen:
+        lines += ["", "frozen:  # near-identical copies: a copy must keep its source's ports"]
+        for copy, source in starter.frozen:
+            lines += [f"  - copies: {_scalar(copy)}", f"    source: {_scalar(source)}", "    inferred: true"]
+    if starter.undirected:
+        lines += ["", "# Near-identical files; if one is a frozen copy of the other, add it under `frozen:`:"]
+        lines += [f"#   {first} ~ {second}" for first, second in starter.undirected]
+    return "\n".join(lines) + "\n"
+
+
+def _band_lines(proposal: Proposal) -> list[str]:
+    more = len(proposal.found_in) - 3
+    shown = ", ".join(proposal.found_in[:3]) + (f" (+{more} more)" if more > 0 else "")
+    lines = [f"  {proposal.name}:"]
+    if proposal.unsure:
+        lines.insert(0, "  # names that write this port only in different places, taken for one service"
+                        " (most are one value restated); split the band if they are not")
+    if proposal.disagreement:
+        lines.insert(0, f"  # production sites disagree: {proposal.disagreement}; a person decides which is right")
+    span = f"port: {proposal.low}" if proposal.low == proposal.high and not proposal.ports else \
+        f"range: {proposal.low}-{proposal.high}"
+    notes = [f"also written: {', '.join(proposal.others)} (PL301 reports those)"] if proposal.others else []
+    if proposal.documented:
+        notes.append(f"as {', '.join(proposal.documented)} state{'s' if len(proposal.documented) == 1 else ''} it")
+    lines.append(f"    {span}" + (f"  # {'; '.join(notes)}" if notes else ""))
+    if proposal.within:
+        lines.append(f"    within: {proposal.within}  # a carve-out, as the docs lay it out")
+    lines.append(f"    description: {_scalar('found in ' + shown)}")
+    lines.append("    inferred: true  # written by portlint init: delete this line once a person has confirmed the band")
+    if proposal.shares_with:
+        lines.append(f"    shares_with: {_flow(list(proposal.shares_with))}  # one service; see the disagreement above")
+    if proposal.low < 1024:
+        lines.append("    # below 1024: binding it needs root or CAP_NET_BIND_SERVICE; add `privileged: true` if it has them")
+    if proposal.ports:
+        lines.append("    ports:")
+        lines += [f"      {_scalar(name)}: {value}" for name, value in proposal.ports]
+    if proposal.sites:
+        lines.append("    sites:")
+        for name, files in proposal.sites:
+            if files:
+                globs = files[0] if len(files) == 1 else list(files)
+                lines.append(f"      - {{name: {_scalar(name)}, files: {_flow(globs)}}}")
+            else:
+                lines.append(f"      - {_scalar(name)}")
+    return lines
+
+
+def _scalar(value: int | str) -> str:
+    if isinstance(value, int) or _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def _flow(value: str | list[str]) -> str:
+    return _scalar(value) if isinstance(value, str) else "[" + ", ".join(_scalar(v) for v in value) + "]"

@@ -1,0 +1,268 @@
+"""`portlint --add-noqa`: a suppression comment for every current problem, where its file takes one.
+
+This sits on top of the engine: it takes the problems a check found and the
+bytes of their files, adds `# portlint: ignore[CODE]` (YAML, shell, Python; merged
+into a portlint comment already on the line) or `<!-- portlint: ignore[CODE] -->`
+(Markdown) at the end of the problem's line, or of its last line for a command
+continued with `\\`, and writes nothing it has not proved harmless:
+
+* each comment is re-parsed by the file's own extractor, which must see it as a
+  comment carrying the code on that line (a `#` inside a string, a heredoc, a
+  block scalar or a fenced code block is content, not a comment: that place is
+  refused and the next one tried);
+* what the file says must not change: the same sites and commands, and for YAML
+  the same parse events, for Python the same syntax tree;
+* the whole repository is checked again with the commented files: every problem
+  handled must be gone and nothing new may appear, or the file is left as it was.
+
+Every other byte stays as it was (line endings, a BOM, trailing spaces), and a
+second run finds nothing to add. A problem that cannot take a comment (PL001, a
+problem in the config file, a line where no comment is a comment) is listed.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+
+from portlint.config.build import Config
+from portlint.engine import Engine, FileState, Options
+from portlint.model.edits import Edit
+from portlint.model.problems import Problem
+from portlint.model.records import Struct, field, structs
+from portlint.stages import write as writer
+from portlint.stages.fix import apply
+
+_CODES = re.compile(rb"(ignore)\[([^\]]*)\]")
+_NOT_SUPPRESSIBLE = {
+    "PL001": "a file portlint cannot read or parse takes no suppression",
+    "PL002": "an unused suppression is not suppressed: `portlint --fix` removes it",
+}
+
+
+class NoqaOutcome(Struct):
+    added: int = 0  # comments added or merged into an existing one
+    suppressed: list[Problem] = field(default_factory=list)
+    refused: list[tuple[Problem, str]] = field(default_factory=list)  # problems left, and why
+    changed: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)
+    notes: list[str] = field(default_factory=list)
+    write_errors: list[str] = field(default_factory=list)
+
+
+def add_noqa(config: Config, options: Options) -> NoqaOutcome:
+    engine = Engine(config, structs.replace(options, fix=False, unsafe_fixes=False))
+    files = dict(engine.scan())
+    problems = engine.check(files)
+    original = {path: state.data for path, state in files.items()}
+    outcome = NoqaOutcome(notes=engine.notes)
+    pending: dict[str, list[Problem]] = defaultdict(list)
+    config_path = engine.config_display()
+    for problem in problems:
+        reason = _NOT_SUPPRESSIBLE.get(problem.code)
+        if reason is None and problem.path not in files:
+            reason = "the config file takes no suppression comments" if problem.path in (config_path, ".") else \
+                "portlint did not parse this file"
+        if reason:
+            outcome.refused.append((problem, reason))
+        else:
+            pending[problem.path].append(problem)
+    handled: dict[str, list[Problem]] = {}
+    counts: dict[str, int] = {}
+    for path, items in sorted(pending.items()):
+        state, done, refused = _annotate(engine, files[path], items)
+        files[path] = state
+        handled[path], counts[path] = [p for p, _ in done], len({line for _, line in done})
+        outcome.refused += refused
+    _verify(engine, files, original, problems, handled, outcome)
+    for path, found in handled.items():
+        outcome.suppressed += found
+        outcome.added += counts[path] if found else 0
+    outcome.changed = {p: (original[p], s.data) for p, s in files.items() if s.data != original[p]}
+    outcome.refused.sort(key=lambda item: item[0])
+    for path, (before, after) in sorted(outcome.changed.items()):
+        try:
+            writer.write_atomic(config.root / path, after, expected=before)
+        except OSError as error:
+            outcome.write_errors.append(f"{path}: not written: {error.strerror or error}")
+    return outcome
+
+
+def _verify(
+    engine: Engine, files: dict[str, FileState], original: dict[str, bytes], problems: list[Problem],
+    handled: dict[str, list[Problem]], outcome: NoqaOutcome,
+) -> None:
+    """Check the repository again: a commented file must lose exactly its handled problems."""
+    before = {_identity(p) for p in problems}
+    after = engine.check(files)
+    left = {_identity(p) for p in after}
+    for path, found in handled.items():
+        if not found:
+            continue
+        new = [p for p in after if p.path == path and _identity(p) not in before]
+        kept = [p for p in found if _identity(p) in left]
+        if new or kept:
+            files[path] = engine.extract(path, files[path].kind, original[path])
+            why = "adding comments to this file changed what portlint finds in it" if new else \
+                "a comment on its line does not suppress it"
+            outcome.refused += [(p, why) for p in found]
+            handled[path] = []
+
+
+def _identity(problem: Problem) -> tuple[str, int, int, str, str]:
+    return problem.path, problem.line, problem.column, problem.code, problem.message
+
+
+def _annotate(
+    engine: Engine, state: FileState, problems: list[Problem],
+) -> tuple[FileState, list[tuple[Problem, int]], list[tuple[Problem, str]]]:
+    """Comment the file's problems one line at a time; a place that fails the checks is
+    refused and the problem's next place tried (a continued command's last line)."""
+    tried = {id(p): 0 for p in problems}
+    waiting = list(problems)
+    done: list[tuple[Problem, int]] = []
+    refused: list[tuple[Problem, str]] = []
+    while waiting:
+        by_line: dict[int, list[Problem]] = defaultdict(list)
+        for problem in waiting:
+            places = _places(problem)
+            if tried[id(problem)] < len(places):
+                by_line[places[tried[id(problem)]]].append(problem)
+            else:
+                refused.append((problem, _why_not(problem, state.kind)))
+        waiting = []
+        for line, group in sorted(by_line.items()):
+            codes = tuple(sorted({p.code for p in group}))
+            after = _commented(engine, state, line, codes)
+            if after is None:
+                for problem in group:
+                    tried[id(problem)] += 1
+                waiting += group
+            else:
+                state = after
+                done += [(problem, line) for problem in group]
+    return state, done, refused
+
+
+def _places(problem: Problem) -> list[int]:
+    """The lines a suppression of the problem may sit on: its first, and its last when it spans lines."""
+    return list(dict.fromkeys((problem.line, max(problem.line, problem.end_line))))
+
+
+def _why_not(problem: Problem, kind: str) -> str:
+    where = "its line" if problem.end_line <= problem.line else "its first or last line"
+    inside = {
+        "yaml": "a string or block scalar", "shell": "a string or heredoc", "python": "a string",
+        "markdown": "code or a table cell",
+    }.get(kind, "content")
+    return f"a comment at the end of {where} would be inside {inside} or break the line"
+
+
+def _commented(engine: Engine, state: FileState, line: int, codes: tuple[str, ...]) -> FileState | None:
+    """The file with the codes' suppression on `line`, if the file's parser agrees it is one."""
+    data = state.data
+    existing = [s for s in state.extraction.suppressions if s.line == line]
+    if any(not s.codes or set(codes) <= set(s.codes) for s in existing):
+        return None  # already covered on this line, and still reported: not this place
+    if existing:
+        target = existing[0]
+        comment = data[target.start:target.end]
+        match = _CODES.search(comment)
+        if match is None:  # pragma: no cover - a suppression with codes has its brackets
+            return None
+        listed = [c.strip() for c in match.group(2).decode().split(",") if c.strip()]
+        merged = ",".join([*listed, *(c for c in codes if c not in listed)]).encode()
+        text = comment[:match.start(2)] + merged + comment[match.end(2):]
+        edit = Edit(target.start, target.end, text)
+        span = (target.start, target.start + len(text))
+    else:
+        at = _line_end(data, line)
+        if at is None:
+            return None
+        start = data.rfind(b"\n", 0, at) + 1
+        content = data[start:at].rstrip(b" \t")
+        at = start + len(content)
+        label = "ignore[" + ",".join(codes) + "]"
+        added = f"<!-- portlint: {label} -->" if state.kind == "markdown" else f"# portlint: {label}"
+        gap = b"" if not content.strip() else b" " if state.kind == "markdown" else b"  "
+        edit = Edit(at, at, gap + added.encode())
+        span = (at + len(gap), at + len(gap) + len(added.encode()))
+    after = engine.extract(state.path, state.kind, apply(data, [edit]))
+    if not _agrees(state, after, line, codes, span):
+        return None
+    return after
+
+
+def _line_end(data: bytes, line: int) -> int | None:
+    """Byte offset where line `line` (1-based) ends, before its CRLF or LF."""
+    start = 0
+    for _ in range(line - 1):
+        start = data.find(b"\n", start) + 1
+        if start == 0:
+            return None
+    end = data.find(b"\n", start)
+    end = len(data) if end == -1 else end
+    return end - 1 if end > start and data[end - 1:end] == b"\r" else end
+
+
+def _agrees(before: FileState, after: FileState, line: int, codes: tuple[str, ...], span: tuple[int, int]) -> bool:
+    """The parser reads the new text as a suppression on `line`, and the file says what it said."""
+    extraction = after.extraction
+    if extraction.error:
+        return False
+    if not any(
+        s.line == line and set(codes) <= set(s.codes) and s.start <= span[0] and span[1] <= s.end
+        for s in extraction.suppressions
+    ):
+        return False
+    if _shape(before) != _shape(after):
+        return False
+    return _content(before) == _content(after)
+
+
+def _shape(state: FileState) -> tuple[object, ...]:
+    """Sites and commands without their byte offsets (a comment moves the bytes after it)."""
+    sites = sorted(
+        (s.line, s.column, s.end_line, s.end_column, s.kind, s.name, s.value, s.role, s.aliases, s.scope, s.derived)
+        for s in state.extraction.sites
+    )
+    return tuple(sites), state.extraction.commands
+
+
+def _content(state: FileState) -> object:
+    """What the file means, comments aside: YAML parse events, a Python syntax tree."""
+    text = state.data.decode("utf-8-sig")
+    if state.kind == "python":
+        try:
+            return ast.dump(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    if state.kind == "yaml":
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            return [
+                (type(event).__name__, getattr(event, "value", None), getattr(event, "tag", None),
+                 getattr(event, "anchor", None), getattr(event, "style", None))
+                for event in YAML(typ="safe", pure=True).parse(text)
+            ]
+        except (YAMLError, RecursionError):
+            return None
+    return None  # shell and Markdown: the extractor's reading (sites, commands, comments) is all there is
+
+
+def summary(outcome: NoqaOutcome) -> str:
+    """`Added 3 suppression comments (4 problems) to 2 files.`, and how many problems take none."""
+    files = len(outcome.changed)
+    text = (
+        f"Added {_count(outcome.added, 'suppression comment')} ({_count(len(outcome.suppressed), 'problem')}) "
+        f"to {_count(files, 'file')}." if outcome.added else "No suppression comment to add."
+    )
+    if outcome.refused:
+        left = len(outcome.refused)
+        text += f" {_count(left, 'problem')} cannot take one (listed above)."
+    return text
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

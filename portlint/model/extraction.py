@@ -1,0 +1,43 @@
+"""What the per-file stage gives of one file: its sites, suppression comments, commands,
+what the code analyses found, or why it could not be parsed."""
+from __future__ import annotations
+
+from portlint.model.layout import Command, Site
+from portlint.model.records import Struct
+
+
+class Finding(Struct, frozen=True):
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    end_line: int
+    end_column: int
+    code: str  # PL601, PL602 (sockets) or PL604 (rendezvous)
+    message: str
+
+
+class Facts(Struct, frozen=True):
+    """What the code analyses found in one file: findings, and its helpers' summaries for other modules."""
+
+    findings: tuple[Finding, ...] = ()
+    exports: tuple = ()  # of imports.Export
+
+
+class Suppression(Struct, frozen=True):
+    """`portlint: ignore` or `portlint: ignore[PL101,PL301]` inside one comment."""
+
+    line: int
+    column: int
+    codes: tuple[str, ...]  # empty: every code
+    start: int  # byte span of the whole comment, for PL002's fix
+    end: int
+
+
+class Extraction(Struct, frozen=True):
+    sites: tuple[Site, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
+    error: str = ""
+    error_line: int = 1
+    error_column: int = 1
+    commands: tuple[Command, ...] = ()
+    sockets: Facts | None = None  # Python: what the code analyses found, plain data
+    note: str = ""  # the file is skipped, not broken: why (a template that is YAML only once rendered)

@@ -1,0 +1,94 @@
+"""A doc disagrees with the layout or with the code it documents.
+
+What it does: checks what docs state about ports. `NAME=N` in Markdown inline
+code and table cells: when NAME is bound to a band, N must be the layout's
+value; when it is unbound but defined once in the repository's scripts or code
+(an sbatch default, a Python constant), N must be that value. A comment (YAML,
+shell, Python) or Markdown line that names a band's selector and states a port
+or range (`A-B`, `A–B`, `[A, B)`, `A+`) must state the band's range. A
+documented `NAME=N` whose NAME nothing in the repository's code defines or
+reads is reported too.
+Test-like paths (`test_paths:`) are neither docs nor definitions here.
+Why: the docs are where people copy ports from; in the real fix behind
+portlint, reviewers had to ask for two doc syncs and a stale value survived.
+Example (fails, band master 1400-1999): `#   1300-1999  Master address (cluster.master_port_range_low/high)`
+Fix: unsafe (applied with --unsafe-fixes): rewrites the stated numbers in place,
+nothing else; a doc may show a different value on purpose, so say
+`<!-- portlint: ignore[PL501] -->` there. A name nothing reads has no fix.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from portlint.model.layout import HIGH, LOW, Layout, Site
+from portlint.model.problems import Problem
+from portlint.model.records import replace
+from portlint.stages.layout.bind import band_for, canonical
+
+CODE = "PL501"
+NAME = "doc-drift"
+NEEDS_LAYOUT = True
+NEEDS = frozenset({"unreferenced"})
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    defined = _definitions(layout)
+    for site in layout.sites:
+        if not site.is_doc or layout.in_tests(site):  # a test's comment is not the docs
+            continue
+        if site.band:
+            yield from _against_layout(layout, site)
+        elif site.kind == "markdown" and not site.scope:
+            yield from _against_code(site, defined.get(site.name, {}), site.name in layout.unreferenced)
+
+
+def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
+    """Each name written in configs, scripts or code -> its distinct values, first site each.
+
+    A test's values (`test_paths`) are the test's own (`{"MASTER_PORT": "12355"}` in a test's
+    environment): what a doc describes is what the code outside the tests defines.
+    """
+    defined: dict[str, dict[int, Site]] = defaultdict(dict)
+    for site in layout.code_sites:
+        if not site.derived and not layout.in_tests(site):
+            for name in site.names:
+                defined[name].setdefault(site.value, site)
+    return defined
+
+
+def _against_layout(layout: Layout, site: Site) -> Iterator[Problem]:
+    band = layout.band(site.band)
+    if band is None or _ambiguous(layout, site):
+        return
+    wanted = canonical(site, band)
+    if site.scope and site.role in (LOW, HIGH):  # a stated range is the band's range
+        wanted = band.low if site.role == LOW else band.high
+    if wanted is None or site.value == wanted + site.offset:
+        return
+    if site.scope:
+        end = {LOW: "low end", HIGH: "high end"}.get(site.role, "port")
+        message = f"doc states {site.value} as the {end} of band {band.name} ({'/'.join(site.names)}); the layout gives {wanted + site.offset}"
+    else:
+        message = f"doc states {site.name}={site.value}; band {band.name} gives {wanted}"
+    yield Problem.replacing(site, CODE, message, wanted + site.offset, safe=False)
+
+
+def _ambiguous(layout: Layout, site: Site) -> bool:
+    """A line naming ports of two bands states nothing checkable about either."""
+    bands = set()
+    for name in site.names:
+        claim = band_for(replace(site, name=name, aliases=()), layout.bands)
+        if claim is not None:
+            bands.add(claim[0].name)
+    return len(bands) > 1
+
+
+def _against_code(site: Site, values: dict[int, Site], unreferenced: bool) -> Iterator[Problem]:
+    if unreferenced:
+        yield Problem.at(site, CODE, f"doc describes {site.name}, which nothing in the repository's code defines or reads")
+    elif len(values) == 1:
+        (value, where), = values.items()
+        if value != site.value:
+            message = f"doc states {site.name}={site.value}; {where.path}:{where.line} defines {value}"
+            yield Problem.replacing(site, CODE, message, value, safe=False)

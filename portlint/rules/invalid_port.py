@@ -1,0 +1,46 @@
+"""A port that cannot be bound as written.
+
+What it does: flags a port outside 1–65535, a range whose low end is above its
+high end, and port 0 as a range bound or where a band a person declared expects
+a fixed port. Any other single port 0 is not reported: asking the kernel for a
+port and holding the socket it gives is a design (PL602 reports the broken form,
+a port bound, closed and handed on), and a band `portlint init` inferred
+(`inferred: true`) is a guess, not a declaration. Test-like paths
+(`test_paths:`) are not checked: a test writes a bad port to see it refused.
+Why: a range from or to 0 is not a range of fixed ports; values above 65535 and
+reversed ranges fail at startup.
+Example (fails): `MIN_WORKER_PORT=2999` with `MAX_WORKER_PORT=2000`.
+Fix: none; the right value is a human decision.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.model.layout import MAX_PORT, MIN_PORT, Layout, span
+from portlint.model.problems import Problem
+
+CODE = "PL102"
+NAME = "invalid-port"
+NEEDS_LAYOUT = False
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
+
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    sites = [site for site in layout.code_sites if not layout.in_tests(site)]
+    ranges = [w for w in layout.written if w.is_range and not any(layout.in_tests(site) for site in w.sites)]
+    bounds = {id(site) for pair in ranges for site in pair.sites}
+    for site in sites:
+        if site.value > MAX_PORT:
+            yield Problem.at(site, CODE, f"{site.name}={site.value} is not a port ({span(MIN_PORT, MAX_PORT)})")
+        elif site.value == 0 and (id(site) in bounds or _confirmed(layout, site.band)):
+            yield Problem.at(site, CODE, f"{site.name}=0 lets the kernel pick an ephemeral port where a fixed port is expected")
+    for pair in ranges:
+        low, high = pair.sites
+        if low.value > high.value:
+            yield Problem.at(low, CODE, f"range {low.name}={low.value} is above {high.name}={high.value}")
+
+
+def _confirmed(layout: Layout, name: str) -> bool:
+    band = layout.band(name) if name else None
+    return band is not None and not band.inferred

@@ -1,0 +1,39 @@
+"""A port below 1024 without `privileged: true` on its band.
+
+What it does: flags declared bands that start below 1024 and sites bound to a
+band with a value in 1–1023, unless their band says `privileged: true`
+(PL302 reports unbound ones). Not checked: test-like paths (`test_paths:`) and a
+pod's own Kubernetes ports (the image binds those inside the pod).
+Why: binding below 1024 needs root or CAP_NET_BIND_SERVICE; a training job
+that runs unprivileged dies at startup with EACCES.
+Example (fails): `sandbox.nginx_port: 80` bound to a band without `privileged: true`.
+Fix: none; pick a port of 1024 or above, or declare the band privileged.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.model.layout import PRIVILEGED_CEILING, Layout
+from portlint.model.problems import Problem, at_band
+from portlint.stages.layout.services import POD, kubernetes
+
+CODE = "PL103"
+NAME = "privileged-port"
+NEEDS_LAYOUT = True
+NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
+
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    for band in layout.bands:
+        if band.low < PRIVILEGED_CEILING and not band.privileged:
+            yield at_band(
+                layout.config_path, band, CODE,
+                f"band {band.name} starts at {band.low}, below {PRIVILEGED_CEILING}, without privileged: true",
+            )
+    for site in layout.code_sites:
+        owner = layout.band(site.band) if site.band else None
+        if owner is None or layout.in_tests(site) or kubernetes(site) == POD:
+            continue
+        if 0 < site.value < PRIVILEGED_CEILING and not owner.privileged:
+            yield Problem.at(site, CODE, f"{site.name}={site.value} is a privileged port (below {PRIVILEGED_CEILING})")

@@ -1,0 +1,40 @@
+"""A port literal that no band of the declared layout claims.
+
+What it does: when the config declares bands, flags every port site in configs,
+scripts and code that no band's selectors (or `ports:` names) bind.
+Why: an unclaimed port is outside the checked invariant: nothing keeps it in
+its lane when the layout changes.
+Port 0 asks the kernel for a free port: there is nothing for a band to claim.
+Not checked: test-like paths (`test_paths:`), a pod's own Kubernetes ports
+(`containerPort`, a Service's `port`/`targetPort`), which no host's layout holds,
+a port below 1024 whose name does not say it listens (a well-known port of a
+server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80), and a client's
+default for the server it dials (`portlint.analysis.destinations`: a parameter default whose
+every read provably ends at the far end of a connection), which is that server's,
+and the bounds of a range over every port (`port_min=1, port_max=65535`: a
+firewall rule's "any port"), which no band is for.
+Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
+Fix: none; add a selector to the right band, or suppress with `# portlint: ignore[PL302]`.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from portlint.model.layout import Layout
+from portlint.model.problems import Problem
+from portlint.stages.layout.services import POD, kubernetes, somebody_elses
+
+CODE = "PL302"
+NAME = "unbound-port"
+NEEDS_LAYOUT = True
+NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.analysis.destinations)
+
+
+def check(layout: Layout) -> Iterator[Problem]:
+    if not layout.declared:
+        return
+    for site in layout.code_sites:
+        if site.band or site.derived or site.value == 0 or layout.in_tests(site) or kubernetes(site) == POD \
+                or somebody_elses(site) or layout.any_port(site) or layout.destinations.connect_only(site):
+            continue
+        yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")

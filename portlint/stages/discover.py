@@ -1,0 +1,384 @@
+"""Which files to read, what kind each is, and a byte prefilter that skips the rest.
+
+Inside a git work tree git's own view decides (tracked files plus untracked ones
+that are not ignored); elsewhere a walk that honours `.gitignore` files and stays
+on one filesystem (no /proc, /sys or other mounts). Either way the default
+excludes (virtual environments, vendored packages, build output) are never read.
+Symlinks that resolve outside the root are never followed.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from portlint.config.globs import matcher
+from portlint.speed.needles import port_token
+
+if TYPE_CHECKING:
+    import pathspec
+
+MAX_BYTES = 2 * 1024 * 1024
+# Never checked, in git or not (gitignore syntax: a trailing / matches a folder at any depth):
+# what installs, builds and caches put in a work tree is someone else's code.
+DEFAULT_EXCLUDE = (
+    ".git/", ".venv/", "venv/", "node_modules/", ".tox/", ".nox/", "__pycache__/",
+    "build/", "dist/", "site-packages/", "dist-packages/", "*.egg-info/",
+)
+NOT_IN_GIT = (
+    "not in a git work tree: walked the folder, honouring .gitignore files and the default excludes, "
+    "entering no git repository inside it"
+)
+# Outside git nothing says where a project ends: past this many files that may be checked
+# (a known suffix, or none: a script) the walk stops with an error instead of reading a
+# whole disk (`portlint` at / or in $HOME).
+MAX_WALKED = 20_000
+
+
+class TooManyFiles(Exception):
+    """The walk outside git passed MAX_WALKED files."""
+
+_KINDS = {
+    ".yaml": "yaml", ".yml": "yaml",
+    ".sh": "shell", ".bash": "shell", ".sub": "shell", ".sbatch": "shell",
+    ".py": "python",
+    ".md": "markdown", ".markdown": "markdown",
+}
+_SHELLS = (b"sh", b"bash", b"dash", b"ksh", b"zsh")
+
+# A word-boundary `port`: `_port`, `-port`, `.port`, `PORT`, camel-case `containerPort`,
+# but not `import`, `export`, `support` or `report`. Each spelling is its own pattern that
+# starts with its literal, the look-behinds after it: `re` then scans for the literal
+# (~10x faster over a real repository than one pattern opening with an alternation, and
+# ~30x faster than one opening with a look-behind).
+_PORT_TOKENS = (
+    rb"port(?<![A-Za-z]port)",
+    rb"Port(?:(?<![A-Za-z]Port)|(?<=[a-z]Port))",
+    rb"PORT(?:(?<![A-Za-z]PORT)|(?<=[a-z]PORT))",
+)
+# The same tokens as RE2 reads them (it has no look-behind: the byte before is matched), for
+# the one pass that finds every literal the byte tests ask about (portlint.speed.needles, Prefilter.
+# held); tests/test_literals.py holds the two spellings together.
+RE2_PORT_TOKENS = (rb"(?:^|[^A-Za-z])port", rb"(?:^|[^A-Z])Port", rb"(?:^|[^A-Z])PORT")
+# `port` as a word of a name, as naming.words splits one (underscores, other non-alphanumerics and
+# a lower-to-upper case change): `MASTER_PORT`, `--port`, `containerPort`, `portX`, but not
+# `ports`, `portion`, `port2` or `HTTPPort`. Every port-like name holds one (naming.is_port_name):
+# a statement without one (or a selector's key) writes none. Each spelling starts with its literal,
+# and matches only where the port token of RE2_PORT_TOKENS at its index does (a port word is one
+# whose byte before is no letter, or no upper-case one): extract.python._hot_lines looks only for
+# those the one pass of portlint.speed.needles finds.
+PORT_WORDS = (
+    rb"port(?<![A-Za-z0-9]port)(?![a-z0-9])",
+    rb"Port(?<![A-Z]Port)(?![a-z0-9])",
+    rb"PORT(?<![A-Z]PORT)(?![A-Za-z0-9])",
+)
+
+
+class Candidate(NamedTuple):  # not a Struct: the warm path (runcache) lists files and imports no msgspec
+    path: str  # relative to the root, POSIX separators
+    kind: str
+
+
+class Prefilter:
+    """Port tokens and selector names: a file where `search` finds none holds no site."""
+
+    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...], keys: tuple[bytes, ...] = ()) -> None:
+        self.tokens = tokens
+        self.names = names  # plain substrings: `bytes.find` is faster than any regex for them
+        self.keys = keys  # the last key of every selector name (`b` of `a.b`, `ports` of `ports[0]`)
+        # The tokens are _PORT_TOKENS: `held` may take them from portlint.speed.needles.
+        self.with_literals = tuple(token.pattern for token in tokens) == _PORT_TOKENS
+
+    def search(self, data: bytes | mmap.mmap) -> re.Match[bytes] | bool | None:
+        """Something truthy where a token or name occurs (a match of a token), else None."""
+        for token in self.tokens:
+            found = token.search(data)
+            if found is not None:
+                return found
+        return True if any(data.find(name) != -1 for name in self.names) else None
+
+    def held(self, data: bytes) -> bool:
+        """Whether `search` finds something, the tokens taken from the pass that finds every
+        literal a byte test asks about (portlint.speed.needles): for a file those tests read anyway
+        (Python), no pass of their own (on AReaL ~10-15 ms of CPU)."""
+        if not self.with_literals:
+            return bool(self.search(data))
+        return port_token(data) or any(data.find(name) != -1 for name in self.names)
+
+    def hits(self, data: bytes) -> list[int]:
+        """Every offset where a token or a name occurs (unordered): where `search` could stop."""
+        found = [match.start() for token in self.tokens for match in token.finditer(data)]
+        for name in self.names:
+            at = data.find(name)
+            while at != -1:
+                found.append(at)
+                at = data.find(name, at + 1)
+        return found
+
+
+def prefilter(extra_names: Iterable[str] = ()) -> Prefilter:
+    return _prefilter(tuple(sorted(set(extra_names))))
+
+
+@lru_cache(maxsize=16)
+def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
+    """Port tokens and selector names, whose absence proves a file holds no site.
+
+    Names the port token already finds are left out: every extra one is another
+    search over every byte of every file.
+    """
+    tokens = tuple(re.compile(token) for token in _PORT_TOKENS)
+    names = {name.lstrip("-").encode() for name in extra_names if name.strip("-")}
+    # A selector's dotted path is never written whole: `cluster.gcs_slot` is the key
+    # `gcs_slot` under `cluster:`, `Engine.port` an attribute in a class body. Its last key is.
+    keys = {name.rsplit(b".", 1)[-1].split(b"[", 1)[0] for name in names} - {b""}
+    kept = tuple(sorted(key for key in keys if not any(token.search(key) for token in tokens)))
+    return Prefilter(tokens, kept, tuple(sorted(keys)))
+
+
+def may_read(path: str) -> bool:
+    """A file a check may read: a suffix an extractor reads, or none (a script, by its shebang)."""
+    return _readable(os.path.splitext(path)[1].lower())
+
+
+def _readable(suffix: str) -> bool:
+    """may_read of a path with this suffix (lower case)."""
+    return not suffix or suffix in _KINDS
+
+
+def kind_of(path: str, head: bytes = b"") -> str:
+    """The extractor for a path: by suffix, else by a shell or Python shebang."""
+    kind = _KINDS.get(os.path.splitext(path)[1].lower(), "")
+    if kind or not head.startswith(b"#!"):
+        return kind
+    interpreter = head[2:].split(b"\n", 1)[0].split()
+    if interpreter and interpreter[0].endswith(b"/env"):
+        interpreter = interpreter[1:]
+    name = os.path.basename(interpreter[0]) if interpreter else b""
+    if name in _SHELLS:
+        return "shell"
+    return "python" if name.startswith(b"python") else ""
+
+
+def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> Iterator[Candidate]:
+    """Files under root to check, with their kind, in a stable order."""
+    included = matcher(tuple(include))
+    excluded = matcher((*DEFAULT_EXCLUDE, *exclude))
+    for path in sorted(_listed(root)):
+        suffix = os.path.splitext(path)[1].lower()
+        if not _readable(suffix):
+            continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
+        if excluded(path):
+            continue
+        if included(path):
+            kind = _KINDS.get(suffix, "")
+        elif not suffix:
+            kind = "shell" if kind_of(path, _head(root / path)) == "shell" else ""
+        else:
+            kind = ""
+        if kind:
+            yield Candidate(path, kind)
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(128)
+    except OSError:
+        return b""
+
+
+_LISTED_BY: dict[Path, bool] = {}  # root -> whether git listed its files (this process's last listing)
+_SEEDED: dict[Path, Callable[[], list[str] | None]] = {}  # root -> the warm path's listing (its key's), used once
+_SIZES: dict[Path, dict[str, int]] = {}  # root -> path -> size, as the warm path's stamps found them
+
+
+def _listed(root: Path) -> Iterable[str]:
+    seeded = _SEEDED.pop(root, None)
+    files = seeded() if seeded is not None else None
+    if files is None:
+        files = git_files(root)
+    _LISTED_BY[root] = files is not None
+    return files if files is not None else _walk(root)
+
+
+def seed(root: Path, files: Callable[[], list[str] | None] | None) -> None:
+    """The listing the next check of `root` uses (the one the warm path hashed), given when the
+    check asks for it (None then: git's own); None: forget it and the sizes `stated`."""
+    if files is None:
+        _SEEDED.pop(root, None)
+        _SIZES.pop(root, None)
+    else:
+        _SEEDED[root] = files
+
+
+def stated(root: Path, sizes: dict[str, int]) -> None:
+    """The sizes of listed files as the warm path's stamps found them (path -> bytes), for `size`."""
+    _SIZES[root] = sizes
+
+
+def size(root: Path, path: str) -> int:
+    """A listed file's size: as the warm path stated it, else as it is now (0 when it cannot be
+    told). Only for sharing the work: a stat per file costs ~4 us, ~4 ms of AReaL's listing."""
+    known = _SIZES.get(root, {}).get(path)
+    if known is not None:
+        return known
+    try:
+        return os.stat(os.path.join(root, path)).st_size
+    except OSError:
+        return 0
+
+
+def git_files(root: Path) -> list[str] | None:
+    return listing_started(root).files()
+
+
+def listing_started(root: Path) -> Spawned:
+    """git's listing of `root`, started now and read when asked for (Spawned.files): the warm
+    path starts it before the CLI's imports, which take longer than git does."""
+    return Spawned(["-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+
+
+def in_git(root: Path) -> bool:
+    """True when git lists the files of `root` (else the walk does): known without asking
+    git again once this process has listed them."""
+    if root in _LISTED_BY:
+        return _LISTED_BY[root]
+    return git(["-C", str(root), "rev-parse", "--show-toplevel"]) is not None
+
+
+def git(args: list[str]) -> bytes | None:
+    """What `git ARGS` prints, or None when git cannot be run or fails (its errors are not shown)."""
+    return Spawned(args).output()
+
+
+class Spawned:
+    """`git ARGS`, started: what it prints is read, and git reaped, when asked for (`output`).
+    Spawned with a pipe, where the system can: importing subprocess cost ~7-20 ms of every run,
+    a replayed one's too, for the one command every run asks git."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.args = args
+        self.pid = 0
+        self.pipe = -1
+        self.printed: bytes | None = None
+        self.done = False
+        if not hasattr(os, "posix_spawnp"):
+            return  # run in `output`
+        output, sending = os.pipe()
+        try:
+            self.pid = os.posix_spawnp("git", ["git", *args], os.environ, file_actions=[
+                (os.POSIX_SPAWN_DUP2, sending, 1), (os.POSIX_SPAWN_CLOSE, output),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            ])
+        except OSError:  # no git
+            os.close(output)
+            self.done = True
+        else:
+            self.pipe = output
+        finally:
+            os.close(sending)
+
+    def output(self) -> bytes | None:
+        """What git printed, or None when it could not be run or failed (the same answer each time)."""
+        if not self.done:
+            self.done = True
+            self.printed = self._wait() if self.pid else _run_git(self.args)
+        return self.printed
+
+    def files(self) -> list[str] | None:
+        """The paths of an `ls-files -z` listing, sorted; None when git did not list them."""
+        listing = self.output()
+        if listing is None:
+            return None
+        return sorted({name.decode("utf-8", "surrogateescape") for name in listing.split(b"\0") if name})
+
+    def _wait(self) -> bytes | None:
+        chunks = []
+        try:
+            while chunk := os.read(self.pipe, 1 << 16):
+                chunks.append(chunk)
+        finally:
+            os.close(self.pipe)
+            _, status = os.waitpid(self.pid, 0)
+        return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else None
+
+
+def _run_git(args: list[str]) -> bytes | None:
+    import subprocess
+
+    try:
+        return subprocess.run(["git", *args], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def _walk(root: Path) -> Iterator[str]:
+    """Every file under root outside git, as git would list it: `.gitignore` files honoured
+    (a deeper one first), the default excludes and other filesystems' mounts never entered."""
+    import pathspec
+
+    defaults = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE)
+    try:
+        device = os.stat(root).st_dev
+    except OSError:
+        return
+    rules: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {".": []}
+    walked = 0
+    for directory, subdirs, files in os.walk(root):
+        relative = os.path.relpath(directory, root).replace(os.sep, "/")
+        active = rules.pop(relative, [])
+        own = _gitignore(Path(directory) / ".gitignore")
+        if own is not None:
+            active = [*active, ("" if relative == "." else relative + "/", own)]
+
+        def ignored(name: str, folder: bool) -> bool:
+            path = name if relative == "." else f"{relative}/{name}"  # noqa: B023 - called in this iteration only
+            if defaults.match_file(path + "/" if folder else path):
+                return True
+            for base, spec in reversed(active):  # noqa: B023 - the deepest .gitignore that says anything decides
+                verdict = spec.check_file(path[len(base):] + ("/" if folder else "")).include
+                if verdict is not None:
+                    return verdict
+            return False
+
+        kept = []
+        for name in sorted(subdirs):
+            full = os.path.join(directory, name)
+            if ignored(name, True) or os.path.islink(full) or _other_device(full, device):
+                continue
+            if os.path.lexists(os.path.join(full, ".git")):
+                continue  # another repository: its ports are its own (run portlint in it)
+            kept.append(name)
+            rules[name if relative == "." else f"{relative}/{name}"] = active
+        subdirs[:] = kept
+        for name in files:
+            if not ignored(name, False):
+                walked += may_read(name)
+                if walked > MAX_WALKED:
+                    raise TooManyFiles(
+                        f"{root}: more than {MAX_WALKED} files to check outside a git work tree; "
+                        "run portlint in a repository or a smaller folder"
+                    )
+                yield name if relative == "." else f"{relative}/{name}"
+
+
+def _gitignore(path: Path) -> pathspec.GitIgnoreSpec | None:
+    import pathspec
+
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _other_device(path: str, device: int) -> bool:
+    try:
+        return os.stat(path).st_dev != device
+    except OSError:
+        return True

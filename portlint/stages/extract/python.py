@@ -1,0 +1,552 @@
+"""Python sites, from the stdlib `ast` (positions suffice here; nothing is imported or run).
+
+Found: `NAME = N` (also annotated, at any level; inside a class the name is
+`Class.NAME`), literals in the branches of a conditional or boolean expression
+(`base = max(c) if c else 7000`), parameter defaults (`def f(start_port=7000)`),
+keyword arguments (`serve(port=7000)`), `os.environ.get("NAME", default)` /
+`os.getenv(...)`, `os.environ["NAME"] = "N"`, `os.environ.setdefault("NAME", "N")` and
+the entries of an environment mapping (`{"MASTER_PORT": "29500"}`: upper-case keys).
+A numeric string literal counts as a port when its digits are the whole string.
+
+Command-line option defaults are sites named like the shell long option they
+define, with their destination as an alias (`--port`, `port`), so one selector
+binds a script's `--port 8000` and the parser's default: argparse
+`add_argument("--port", default=8000)` (`dest=` when given), click
+`@click.option("--port", default=8000)` / `click.argument`, and typer
+`port: int = typer.Option(8000, "--port")` or, annotated,
+`port: Annotated[int, typer.Option("--port")] = 8000`.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import codecs
+import io
+import re
+import warnings
+from collections.abc import Iterator
+from functools import lru_cache
+
+from portlint import analysis
+from portlint.analysis import rendezvous, sockets
+from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
+from portlint.model.extraction import Extraction, Suppression
+from portlint.model.layout import Command, Site
+from portlint.model.records import structs
+from portlint.model.source import Source
+from portlint.speed import outline as python_outline
+from portlint.speed.needles import holds, port_token
+from portlint.stages.extract import prose, python_commands, suppression_in
+from portlint.stages.extract.naming import NameFilter, role_of
+from portlint.tables.tool_defaults import mentions_tool
+
+_ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
+_ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
+_ENV_MAPPINGS = frozenset(("os.environ", "environ"))
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+# Calls whose arguments a mock takes (test scope wherever the file is: portlint.config.scope).
+_MOCK_CLASSES = frozenset(("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock",
+                           "PropertyMock", "create_autospec"))
+_PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patch"))
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
+
+
+def extract(source: Source, names: NameFilter) -> Extraction:
+    hot, hot_starts = _hot_lines(source, names)
+    # A line with a command word is where the command reader starts: without one it reads nothing.
+    command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
+    socket_code, starts = sockets.uses_sockets(source.data), rendezvous.worth_reading(source.data)
+    parsed = _parse(source, hot, hot_starts, command_hot, socket_code, starts)
+    analysed = socket_code or starts  # analysis.worth_reading
+    if isinstance(parsed, Extraction):
+        return parsed
+    tree, only_hot, command_hot = parsed
+    try:
+        return _read(source, names, tree, hot, only_hot, command_hot, analysed)
+    except RecursionError:  # `port = 1 + 1 + ...` (400 terms): a tree deeper than the walks' recursion reads
+        return Extraction(error="Python nested too deeply to read")
+
+
+def _read(source: Source, names: NameFilter, tree: ast.Module, hot: list[int], only_hot: bool,
+          command_hot: list[int] | None, analysed: bool) -> Extraction:
+    """What the walks of the module's tree find: sites, suppressions, commands and the code analyses' facts."""
+    finder = _SiteFinder(source, names, hot, blocks_hot=only_hot)
+    finder.visit(tree)
+    suppressions, doc_sites = _comments(source, names)
+    commands: tuple[Command, ...] = ()
+    if command_hot is not None:  # the file mentions a tool, and a line may read a command
+        commands = python_commands.commands(source, tree, lambda line, column: _offset(source, line, column), command_hot)
+    return Extraction(
+        (*finder.passed_on(), *doc_sites), suppressions, commands=commands,
+        sockets=analysis.facts(source.data, tree) if analysed else None,  # from this tree: never parsed again
+    )
+
+
+def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, socket_code: bool,
+           starts: bool) -> tuple[ast.Module, bool, list[int] | None] | Extraction:
+    """The module's tree, whether it holds only hot statements and the lines the command
+    reader reads (of `command_hot`, those python_commands.read_lines keeps once the module is
+    outlined), or the parse error.
+
+    Where only the site finder reads the tree, only its hot statements are parsed
+    (python_outline): every statement with a body in the tree is one it would visit.
+    Where the command reader reads it too, so are the statements that spell a name a
+    command's placeholder may read and the functions named like a command
+    (python_commands.kept). So does each code analysis that reads the file: the socket
+    analysis (`socket_code`) keeps the functions where a bound socket can appear, those they
+    call, their classes and the module's own code (sockets.kept); the rendezvous analysis
+    (`starts`) every function it may reach (rendezvous.kept).
+    """
+    data = source.data
+    sparse = None
+    if not (socket_code or starts) and command_hot is None:
+        sparse = python_outline.sparse_at(data, hot_starts)
+    elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
+        if command_hot is not None:  # with no line left to read, the file is one the reader does not read
+            command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot) or None
+        definitions = python_outline.definitions(data, lines)
+        kept = _kept(data, lines, definitions, socket_code, starts)
+        if kept is not None:
+            functions, kept_lines = kept
+            hot_lines = [*hot, *(command_hot or ())]
+            if command_hot is not None:
+                constants, commanding = python_commands.kept(data, source.line_starts, lines, command_hot, definitions)
+                hot_lines += constants
+                functions = [*functions, *commanding]
+            sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
+                                           whole=functions, whole_lines=kept_lines)
+    if sparse is not None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return ast.parse(sparse, filename=source.path), not (socket_code or starts) and command_hot is None, command_hot
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass  # the whole file says what is wrong, or that nothing was
+    try:
+        with warnings.catch_warnings():  # `"\d"`, `1if x`: the file's business, not portlint's output
+            warnings.simplefilter("ignore")
+            return ast.parse(data, filename=source.path), False, command_hot
+    except SyntaxError as error:
+        return Extraction(
+            error=f"invalid Python: {error.msg}",
+            error_line=max(error.lineno or 1, 1), error_column=max(error.offset or 1, 1),
+        )
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
+        return Extraction(error=f"invalid Python: {error}")
+
+
+def _kept(data: bytes, lines: python_outline.Outline, definitions: list[tuple[str, int, int]], socket_code: bool,
+          starts: bool) -> tuple[list[int], list[int]] | None:
+    """What the code analyses reading the module read of it, kept whole in a sparse tree: the
+    statements (where they start) and the lines of the module's own code; None: all of it."""
+    functions: list[int] = []
+    kept_lines: set[int] = set()
+    for kept in (rendezvous.kept(data, definitions) if starts else ([], []),
+                 sockets.kept(data, lines, definitions) if socket_code else ([], [])):
+        if kept is None:
+            return None
+        functions += kept[0]
+        kept_lines.update(kept[1])
+    return functions, sorted(kept_lines)
+
+
+class _SiteFinder(Visitor):
+    """Every site of a module; statements whose lines hold no port token or selector name are
+    skipped whole (a site's name, or its last dotted part, is written in its statement)."""
+
+    def __init__(self, source: Source, names: NameFilter, hot: list[int] | None = None, blocks_hot: bool = False) -> None:
+        self.source = source
+        self.names = names
+        self.hot = hot  # sorted line numbers worth a look; None: every line
+        # A tree of only the hot statements (python_outline.sparse): a statement with a body is
+        # there because it is hot, though its end moved up with its cold statements.
+        self.blocks_hot = blocks_hot
+        self.scopes: list[str] = []
+        self.class_depth: list[bool] = []
+        self.sites: list[Site] = []
+        # One value under several names (PL202 reads them as one service): a name passed on as
+        # an argument or a parameter default (`serve(port=DEFAULT_PORT)`), an env getter that
+        # feeds a parameter default, the other branch of `x.port if c else 8000`.
+        self.passed: dict[str, list[str]] = {}
+        self.env_defaults: dict[int, str] = {}
+        self.cli_names: dict[str, str] = {}  # `option` imported from click -> "click.option"
+        self.mocking = 0  # inside the arguments of this many mock calls (`MagicMock(port=...)`)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module in ("click", "typer") and node.level == 0:
+            for alias in node.names:
+                self.cli_names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def visit(self, node: ast.AST) -> None:
+        if self.hot is not None and isinstance(node, ast.stmt) and not (self.blocks_hot and hasattr(node, "body")) \
+                and not statement_holds_hot(self.hot, node):
+            return  # nothing port-like is written in this statement: no site inside
+        super().visit(node)
+
+    # -- scopes --------------------------------------------------------------
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._in_scope(node.name, node, is_class=True)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+        pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default]
+        for arg, default in pairs:
+            qualified = f"{self._qualified(node.name)}.{arg.arg}"
+            typer_call = self._typer_parameter(default) or self._typer_parameter(_annotated_metadata(arg))
+            if typer_call is not None:
+                self._typer_default(typer_call, default, arg.arg, qualified)
+            else:
+                self._literal(default, qualified, arg.arg)
+                self._feeds(default, qualified)
+        self._in_scope(node.name, node, is_class=False)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _in_scope(self, name: str, node: ast.AST, is_class: bool) -> None:
+        self.scopes.append(name)
+        self.class_depth.append(is_class)
+        self.generic_visit(node)
+        self.scopes.pop()
+        self.class_depth.pop()
+
+    def _qualified(self, name: str) -> str:
+        return ".".join((*self.scopes, name))
+
+    # -- assignments -----------------------------------------------------------
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._assignment(target, node.value)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self._assignment(node.target, node.value)
+        self.generic_visit(node)
+
+    def _assignment(self, target: ast.AST, value: ast.AST) -> None:
+        if isinstance(target, ast.Subscript) and dotted(target.value) in _ENV_MAPPINGS:
+            self._literal(value, _string(target.slice), None)
+            return
+        name = target.id if isinstance(target, ast.Name) else dotted(target)
+        if not name:
+            return
+        in_class = bool(self.class_depth) and self.class_depth[-1]
+        qualified = f"{self.scopes[-1]}.{name}" if in_class else name
+        for literal in _branch_literals(value):
+            self._literal(literal, qualified, name, also=_other_branches(value))
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        """`{"MASTER_PORT": "29500"}`: an environment mapping (for `env=`, `os.environ.update`,
+        `patch.dict`) sets the variable, so an upper-case port-like key is its site."""
+        for key, value in zip(node.keys, node.values):
+            name = _string(key) if key is not None else ""
+            if _ENV_NAME.fullmatch(name):
+                self._literal(value, name, None)
+        self.generic_visit(node)
+
+    # -- calls ----------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = dotted(node.func)
+        mock = _is_mock(callee)
+        self.mocking += mock
+        self._call(node, callee)
+        self.mocking -= mock
+
+    def _call(self, node: ast.Call, callee: str) -> None:
+        if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
+            fed = self.env_defaults.get(id(node))
+            self._literal(node.args[1], _string(node.args[0]), None, also=(fed,) if fed else ())
+        cli = self._cli_option(node, callee)
+        for keyword in node.keywords:
+            if keyword.arg == "default" and cli:
+                for literal in _branch_literals(keyword.value):
+                    self._literal(literal, cli[0], cli[0], aliases=cli[1:])
+            elif keyword.arg is not None:
+                self._feeds(keyword.value, keyword.arg)
+                for literal in _branch_literals(keyword.value):
+                    self._literal(literal, keyword.arg, keyword.arg, also=_other_branches(keyword.value))
+        self.generic_visit(node)
+
+    def _feeds(self, value: ast.AST, name: str) -> None:
+        """`name` takes the value of a Python name, or of an env getter (also inside `int(...)`)."""
+        if isinstance(value, ast.Name):
+            self.passed.setdefault(value.id, []).append(name)
+        elif isinstance(value, ast.Call):
+            inner = value.args[0] if dotted(value.func) in ("int", "str") and value.args else value
+            if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS:
+                self.env_defaults[id(inner)] = name
+
+    def passed_on(self) -> list[Site]:
+        """The sites, each with the names its value is passed on as (PL202's one-service reading)."""
+        return [
+            structs.replace(site, aliases=(*site.aliases, *self.passed[site.name]))
+            if site.name in self.passed else site
+            for site in self.sites
+        ]
+
+    # -- command-line options -------------------------------------------------
+    def _cli_option(self, node: ast.Call, callee: str) -> tuple[str, ...]:
+        """(option, destination) of an argparse/click option declaration, () for any other call."""
+        leaf = callee.rsplit(".", 1)[-1]
+        if leaf == "add_argument" and "." in callee:
+            flags = [_string(arg) for arg in node.args]
+            dest = next((_string(k.value) for k in node.keywords if k.arg == "dest"), "")
+            return _option_names(flags, dest, underscores=True)
+        if self.cli_names.get(callee, callee) in ("click.option", "click.argument"):
+            declared = [_string(arg) for arg in node.args]
+            dest = next((d for d in declared if d and not d.startswith("-")), "")
+            return _option_names([d for d in declared if d.startswith("-")] or [dest], dest, underscores=True)
+        return ()
+
+    def _typer_parameter(self, node: ast.AST | None) -> ast.Call | None:
+        if isinstance(node, ast.Call):
+            callee = dotted(node.func)
+            if self.cli_names.get(callee, callee) in ("typer.Option", "typer.Argument"):
+                return node
+        return None
+
+    def _typer_default(self, call: ast.Call, default: ast.AST, parameter: str, qualified: str) -> None:
+        """The default of a typer parameter: in `Option(8000, ...)`, its `default=`, or after `=`."""
+        declared = [_string(arg) for arg in call.args]
+        value: ast.AST | None
+        if call is default:  # `port: int = typer.Option(8000, "--port")`
+            keyword = next((k.value for k in call.keywords if k.arg == "default"), None)
+            value = keyword if keyword is not None else (call.args[0] if call.args else None)
+            declared = declared[1:] if keyword is None else declared
+        else:  # `port: Annotated[int, typer.Option("--port")] = 8000`
+            value = default
+        flags = [d for d in declared if d.startswith("-")]
+        if dotted(call.func).endswith("Option") and not flags:
+            flags = ["--" + parameter.replace("_", "-")]
+        names = (*_option_names(flags or [parameter], parameter, underscores=False), qualified)
+        for literal in _branch_literals(value) if value is not None else ():
+            self._literal(literal, names[0], names[0], aliases=names[1:])
+
+    # -- sites ----------------------------------------------------------------
+    def _literal(
+        self, node: ast.AST, name: str, leaf: str | None, aliases: tuple[str, ...] = (), also: tuple[str, ...] = (),
+    ) -> None:
+        """Record `node` as a site named `name` when it is a port literal and wanted; `also` are names
+        of the same value (its flow) that make nothing wanted by themselves."""
+        if not name or not isinstance(node, ast.Constant) or not any(map(self.names.wants, (name, *aliases))):
+            return
+        span = _digits_span(self.source, node)
+        if span is None:
+            return
+        start, end, value = span
+        line, column = self.source.position(start)
+        end_line, end_column = self.source.position(end)
+        self.sites.append(Site(
+            self.source.path, line, column, start, end, "python", name, value,
+            role=role_of(leaf or name), scope=".".join(self.scopes),
+            end_line=end_line, end_column=end_column,
+            aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)), mock=self.mocking > 0,
+        ))
+
+
+# Words of statements the finder must visit for what they tell it about later ones (not sites
+# themselves): `from click import option as opt`. A visitor that gathers such state needs its words
+# here (and in portlint.speed.needles.NEEDLES, whose one pass says which a file holds), and only on the
+# lines where such a statement can spell them (_imports_here).
+_HOT_WORDS = (b"click", b"typer")
+_LINE_ENDS = re.compile(rb"[\r\n]")
+
+
+def _imports_here(data: bytes, at: int) -> bool:
+    """Whether the line of offset `at` can spell a module's name in an import (`from click import
+    option`): it spells `import` too, or goes on to the next line (a backslash). Where a module
+    calls `click.echo` on every other line, only its imports are then hot (skypilot's
+    `cli/command.py`: 535 hot lines, the finder visiting most of the module, ~40 ms)."""
+    start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
+    found = _LINE_ENDS.search(data, at)
+    line = data[start:found.start() if found else len(data)]
+    return b"import" in line or line.endswith(b"\\")
+
+
+def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]:
+    """The lines (1-based, as ast counts them) holding `port` as a word of a name, the last dotted
+    part of a selector name, or a word of _HOT_WORDS where an import can spell it: the only lines
+    a site's name can be written on, and the name a value is passed on to
+    (`serve(port=DEFAULT_PORT)` spells the site's name); and the offset where each starts.
+    Numbered by counting newlines up to each word, where no lone CR ends a line: most files give
+    no site, and need no other line's start.
+
+    A spelling of `port` or a word of _HOT_WORDS is looked for only in a file that holds it, as
+    the one pass of portlint.speed.needles tells (the extraction asks it anyway: `mentions_tool`):
+    most files hold neither hot word, nor `Port` or `PORT` (on AReaL ~6 ms of CPU less)."""
+    from portlint.stages.discover import prefilter
+
+    data = source.data
+    pattern = prefilter(names.selector_names)
+    offsets = [m.start() for which, word in enumerate(_port_words()) if port_token(data, which)
+               for m in word.finditer(data)]
+    for leaf in pattern.keys:  # each selector's last dotted part
+        at = data.find(leaf)
+        while at != -1:
+            offsets.append(at)
+            at = data.find(leaf, at + 1)
+    for word in _HOT_WORDS:
+        if word in pattern.keys or not holds(data, word):
+            continue
+        at = data.find(word)
+        while at != -1:
+            if _imports_here(data, at):
+                offsets.append(at)
+            at = data.find(word, at + 1)
+    if b"\r" in data and _LONE_CR.search(data):
+        starts = _line_starts(source)
+        lines = sorted({bisect.bisect_right(starts, offset) for offset in offsets})
+        return lines, [starts[line - 1] for line in lines]
+    lines, begins = [], []
+    line = 1
+    at = 0
+    for offset in sorted(offsets):
+        line += data.count(b"\n", at, offset)
+        at = offset
+        if not lines or lines[-1] != line:
+            lines.append(line)
+            begins.append(data.rfind(b"\n", 0, offset) + 1)
+    return lines, begins
+
+
+@lru_cache(maxsize=1)
+def _port_words() -> tuple[re.Pattern[bytes], ...]:
+    from portlint.stages.discover import PORT_WORDS
+
+    return tuple(re.compile(word) for word in PORT_WORDS)
+
+
+def _is_mock(callee: str) -> bool:
+    """A mock's constructor or a patcher: `MagicMock(...)`, `patch.dict(...)`, `mocker.patch.object(...)`,
+    `monkeypatch.setenv(...)` (not `requests.patch(...)`, an HTTP PATCH)."""
+    parts = callee.split(".")
+    return parts[-1] in _MOCK_CLASSES or callee in _PATCHES or parts[0] == "monkeypatch" or (
+        len(parts) > 1 and parts[-2] == "patch" and parts[-1] in ("object", "dict", "multiple"))
+
+
+def _branch_literals(node: ast.AST) -> Iterator[ast.AST]:
+    """The node itself, or the literal branches of `a if c else b` / `a or b`."""
+    if isinstance(node, ast.IfExp):
+        yield from _branch_literals(node.body)
+        yield from _branch_literals(node.orelse)
+    elif isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from _branch_literals(value)
+    elif isinstance(node, ast.Constant):
+        yield node
+
+
+def _option_names(flags: list[str], dest: str, underscores: bool) -> tuple[str, ...]:
+    """(`--port`, `port`): the first long option and the destination, as argparse and click derive it.
+
+    Without a long option the name is the destination (a positional, `-p` alone).
+    """
+    flags = [flag for flag in flags if flag]
+    long = next((flag for flag in flags if flag.startswith("--")), "")
+    if not dest:
+        dest = (long or next(iter(flags), "")).lstrip("-")
+        dest = dest.replace("-", "_") if underscores else dest
+    if not long:
+        return (dest,) if dest else ()
+    return (long, dest) if dest != long else (long,)
+
+
+def _annotated_metadata(arg: ast.arg) -> ast.AST | None:
+    """The first metadata of `Annotated[T, meta, ...]` (also `typing.Annotated`), else None."""
+    annotation = arg.annotation
+    if not isinstance(annotation, ast.Subscript) or dotted(annotation.value).rsplit(".", 1)[-1] != "Annotated":
+        return None
+    items = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else []
+    return next((item for item in items[1:] if isinstance(item, ast.Call)), None)
+
+
+def _other_branches(node: ast.AST) -> tuple[str, ...]:
+    """The names read by the non-literal branches of `a if c else b` / `a or b`."""
+    if isinstance(node, ast.IfExp):
+        return (*_other_branches(node.body), *_other_branches(node.orelse))
+    if isinstance(node, ast.BoolOp):
+        return tuple(name for value in node.values for name in _other_branches(value))
+    return (dotted(node),) if isinstance(node, (ast.Name, ast.Attribute)) and dotted(node) else ()
+
+
+def _string(node: ast.AST) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def _digits_span(source: Source, node: ast.Constant) -> tuple[int, int, int] | None:
+    """Byte span of the literal's digits (inside the quotes of a string), and its value."""
+    if node.end_lineno is None or node.end_col_offset is None:
+        return None
+    start = _offset(source, node.lineno, node.col_offset)
+    end = _offset(source, node.end_lineno, node.end_col_offset)
+    raw = source.data[start:end]
+    value = node.value
+    if type(value) is int:
+        return (start, end, value) if value >= 0 and raw.replace(b"_", b"").isdigit() else None
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit():
+        return None
+    if value[0] == "0" and value != "0":
+        return None
+    body = value.encode()
+    at = raw.find(body)
+    opening, closing = raw[:at], raw[at + len(body):]
+    quote = closing[:1]
+    if at < 0 or quote not in (b"'", b'"') or closing.strip(quote) or not opening.endswith(closing):
+        return None  # concatenated, escaped or otherwise not one plain literal
+    return start + at, start + at + len(body), int(value)
+
+
+def _offset(source: Source, line: int, byte_column: int) -> int:
+    """ast's columns are UTF-8 byte offsets, counted after a BOM on the first line."""
+    bom = 3 if line == 1 and source.data.startswith(codecs.BOM_UTF8) else 0
+    return _line_starts(source)[line - 1] + byte_column + bom
+
+
+@lru_cache(maxsize=1)
+def _line_starts(source: Source) -> list[int]:
+    """Where ast's lines start: Python also ends a line at a lone CR, which Source does not."""
+    if b"\r" not in source.data or not _LONE_CR.search(source.data):
+        return source.line_starts
+    return [0, *(match.end() for match in re.finditer(rb"\r\n?|\n", source.data))]
+
+
+def _statement_comment(data: bytes, names: NameFilter) -> bool:
+    """A `#` line holding a number and a port-like or selected name: worth tokenizing for."""
+    from portlint.stages.discover import prefilter
+
+    pattern = prefilter(names.selector_names)
+    return any(pattern.search(line.group()) for line in _COMMENT_WITH_NUMBER.finditer(data))
+
+
+def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
+    """Suppressions and layout statements of the file's comments, from the tokenizer.
+
+    Tokenizing costs about as much as parsing, so it runs only on files with a
+    suppression, or, when a layout is declared, a comment holding a number.
+    """
+    wants_statements = bool(names.selector_names) and _statement_comment(source.data, names)
+    if b"portlint:" not in source.data and not wants_statements:
+        return (), []
+    import tokenize  # here: few files get this far, and its import is ~1.5 ms of every process of a pool
+
+    suppressions: list[Suppression] = []
+    doc_sites: list[Site] = []
+    readline = io.StringIO(source.text).readline
+    try:
+        for token in tokenize.generate_tokens(readline):
+            if token.type != tokenize.COMMENT:
+                continue
+            row, col = token.start
+            start = source.char_offset(row - 1, col)
+            end = start + len(token.string.encode())
+            suppression = suppression_in(token.string, row, col + 1, start, end)
+            if suppression is not None:
+                suppressions.append(suppression)
+            if wants_statements:
+                doc_sites += prose.statements(source, start, end, "comment", names)
+    except (tokenize.TokenError, SyntaxError):
+        pass  # ast accepted the file, so this is tokenize's own edge case; keep what was found
+    return tuple(suppressions), doc_sites

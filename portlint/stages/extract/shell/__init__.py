@@ -1,0 +1,53 @@
+"""Shell / sbatch extractor: a hand-written scanner for bash-compatible scripts.
+
+The scanner reads a script once, delimiting words the way bash does for what a
+port site needs (quotes, `${...}`, `$(...)`, `$((...))`, backticks, comments,
+heredocs, line continuations), groups them into simple commands, and reads
+sites off each command: assignments (`VAR=N`, also after `export`/`local`/
+`declare`...), `${VAR:-N}` defaults, long options (`--name=N`, `--name N`) and
+arithmetic (`$((${VAR} + 1))`, a *derived* site evaluated at the end).
+After a word that runs Python (`python`, `python3 -m`, `torchrun`, `deepspeed`,
+`uv run`, `accelerate launch`), a Hydra/OmegaConf override `key.path=N` (also
+`+key.path=N`, `++key.path=N`) is a site of kind `yaml` named by its dotted
+path: it sets that key of the YAML config the program loads.
+
+It works on the bytes decoded as Latin-1, so a character index is a byte
+offset; no byte of a UTF-8 multi-byte character is ASCII, so no delimiter is
+ever found inside one. Scripts inside `$(...)`, backticks, the string of
+`bash -c "..."` (also after `srun ...`) and the one quoted command string of
+`ssh [options] host "..."` are scanned as commands too, in place, so their
+positions are the file's; heredoc bodies never are.
+
+Every simple command is also kept as a `Command` (words with quotes removed,
+expansions as written) for the code-pattern rules (PL603). A heredoc body is
+often a script written for later (ray.sub writes its worker script so): its
+commands are read too, best effort, though never its sites.
+
+The scanner is one object built in layers, one module each: lexer.py delimits
+words, comments and heredocs; commands.py groups words into simple commands;
+sites.py reads the sites of each command; arithmetic.py evaluates `$((...))`.
+"""
+from __future__ import annotations
+
+from portlint.model.extraction import Extraction
+from portlint.model.source import Source
+from portlint.stages.extract.naming import NameFilter
+from portlint.stages.extract.shell.lexer import ScanError
+from portlint.stages.extract.shell.sites import SiteReader
+
+__all__ = ["extract"]
+
+
+def extract(source: Source, names: NameFilter) -> Extraction:
+    """Sites and suppression comments of one shell script; a scan failure sets `error`."""
+    scanner = SiteReader(source, names)
+    error, line, column = "", 1, 1
+    try:
+        scanner.scan()
+    except ScanError as failure:
+        line, column = source.position(failure.offset)
+        error = f"unterminated {failure.what} started at line {line}"
+    except RecursionError:
+        error = "expansions nested too deep to scan"
+    commands = tuple(command for _, command in sorted(scanner.commands, key=lambda found: found[0]))
+    return Extraction(scanner.sites(), tuple(scanner.suppressions), error, line, column, commands)

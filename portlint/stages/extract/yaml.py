@@ -1,0 +1,503 @@
+"""YAML sites: integer scalars (and integer-looking quoted strings) under port-like keys.
+
+Parsed with ruamel.yaml's composer, which builds nodes with positions and never
+constructs Python objects from tags. A file with `{{ … }}` template syntax (a
+Helm chart's `templates/`) that is not YAML as written is read with its
+template actions blanked (`portlint.stages.extract.template`); one that is still not
+YAML is skipped with a note, never reported as PL001. The C-backed composer is used when
+ruamel.yaml.clib is installed (≈6× faster than the pure one, same marks).
+
+Composing is most of the cost, so `worth_composing` first reads the bytes for
+what the extractor could yield (a port-like key whose value may be a number, a
+comment naming a port, a suppression, a command key that runs something): a
+Kubernetes CRD, which says "port" in thousands of schema keys and describes
+`command:` and `rayStartParams:` without running any, is not composed at all
+(kuberay: 14 files, 5.5 of the 6.2 MiB of YAML the port token kept). A file
+dropped there is not checked for YAML errors either, as any file the byte
+prefilter skips.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import Any
+
+from portlint.model.extraction import Extraction, Suppression
+from portlint.model.layout import Site
+from portlint.model.source import Source
+from portlint.stages.extract import prose, suppression_in, template, yaml_commands
+from portlint.stages.extract.naming import NameFilter, is_port_name, role_of
+
+_MERGE_KEY = "<<"
+
+
+@lru_cache(maxsize=1)
+def _resolver() -> Any:
+    from ruamel.yaml import resolver
+
+    class TagsAsWritten(resolver.VersionedResolver):
+        """Skip implicit tag resolution (two thirds of compose time): a plain scalar
+        of decimal digits is an integer in YAML 1.2's core schema, checked below."""
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:  # a ruamel Tag
+            if kind is resolver.ScalarNode:
+                return self.DEFAULT_SCALAR_TAG
+            return self.DEFAULT_SEQUENCE_TAG if kind is resolver.SequenceNode else self.DEFAULT_MAPPING_TAG
+
+    return TagsAsWritten
+
+
+@lru_cache(maxsize=1)
+def _c_composer() -> Any:
+    """ruamel.yaml.clib's parser with the resolver hooks it calls while composing (as
+    ruamel.yaml.cyaml's loaders have them, without a constructor); None when the C
+    extension is not installed. Made once: `YAML().compose_all` builds a loader class
+    and a resolver on every call (≈0.15 ms a file)."""
+    try:
+        from ruamel.yaml.cyaml import CParser
+    except ImportError:
+        return None
+    from ruamel.yaml import nodes
+
+    tags = _resolver()
+    tag_of = {nodes.ScalarNode: tags.DEFAULT_SCALAR_TAG, nodes.SequenceNode: tags.DEFAULT_SEQUENCE_TAG,
+              nodes.MappingNode: tags.DEFAULT_MAPPING_TAG}
+
+    class Composer(CParser):
+        def descend_resolver(self, parent: Any, index: Any) -> None:
+            return None  # no path resolvers
+
+        def ascend_resolver(self) -> None:
+            return None
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            return tag_of[kind]  # tags as written: what TagsAsWritten resolves
+
+    return Composer
+
+
+@lru_cache(maxsize=1)
+def _pure_yaml() -> Any:
+    """The pure composer: the same nodes and marks as the C one, ≈6× slower."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Resolver = _resolver()
+    return yaml
+
+
+# -- which files are worth composing (a byte test, no parser) ----------------------
+# What the extractor can yield, each with the bytes it cannot do without:
+# * a site: a port-like key (a port token in it; or a selector's last key) with a
+#   value that does not start with a letter (a digit, a quote, `&`, `!`, `*`, `-`, `[`);
+# * a comment statement or a suppression: a port token after a `#`, or `portlint:`;
+# * a command: a `command`/`args`/`run`/`setup`/`rayStartParams` key, unless its value
+#   is a block mapping (a CRD's schema of the field, which runs nothing).
+# Keys the token cannot be seen in (an alias as a key, an explicit `?` key, an escape
+# in a quoted key) make the whole file worth composing.
+# One literal-first pattern per key (`re` scans for the literal), the look-behind after it:
+# a key, not the end of one (`kwargs:`).
+_COMMAND_KEYS = tuple(
+    re.compile(rb"(%s)(?<![\w-]%s)['\"]?[ \t]*:" % (key, key)) for key in sorted(k.encode() for k in yaml_commands.KEYS)
+)
+_BLANK = re.compile(rb"[ \t\r\n]*")
+# The next non-blank line is a plain key deeper than `indent`: the value is a block mapping.
+_NEXT_KEY = re.compile(rb"(?:[ \t]*\r?\n)*( *)[A-Za-z_][\w.-]*[ \t]*:(?:[ \t\r\n]|$)")
+_EXPLICIT_KEY = re.compile(rb"\?(?=[ \t\r\n]|\Z)(?:(?<=^\?)|(?<=[ \t\[{,]\?))", re.M)  # `? key`: may span lines
+_ALIAS_KEY = re.compile(rb"\*[^ \t\r\n,\[\]{}]+[ \t]*:")  # `*alias : value`, where a key may start
+_ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
+
+
+# Large files read once per process: a Helm chart vendors its operator's CRDs (kuberay: three
+# CRDs of 0.8-1 MiB, each at two paths), and reading one costs ten scans of its bytes.
+_LARGE = 1 << 18
+_VERDICTS: dict[tuple[bytes, tuple[re.Pattern[bytes], ...], tuple[bytes, ...]], bool] = {}
+
+
+def worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
+    """`_worth_composing`, remembered for a few large files (compared byte for byte)."""
+    if len(data) < _LARGE:
+        return _worth_composing(data, tokens, keys)
+    key = (data, tuple(tokens), tuple(keys))
+    verdict = _VERDICTS.get(key)
+    if verdict is None:
+        verdict = _VERDICTS[key] = _worth_composing(data, key[1], key[2])
+        if len(_VERDICTS) > 8:
+            del _VERDICTS[next(iter(_VERDICTS))]  # the oldest: at most 8 files' bytes held
+    return verdict
+
+
+def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
+    """Whether composing the file can yield anything: False proves it holds no site, comment
+    statement, suppression or command (a file known not to be YAML aside: it is skipped as
+    any file the byte prefilter skips). `tokens` are discover's port tokens (each opens with a
+    spelling of `port`), `keys` the last key of every selector name. A frozen copy's side is
+    composed whatever this says."""
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return True  # reported as not UTF-8 (PL001)
+    if any(key in data for key in _written(tuple(keys))):
+        return True  # a selector's key (or a comment stating it as `x_low/high`)
+    lowered = data.lower()  # one scan finds every spelling of the token, and `portlint:`
+    at = lowered.find(b"port")
+    while at != -1:
+        if data.startswith(b"portlint:", at):
+            return True  # a suppression
+        if any(token.match(data, at) for token in tokens) and _may_hold_port(data, at):
+            return True
+        at = lowered.find(b"port", at + 4)
+    if _EXPLICIT_KEY.search(data) or _ESCAPE.search(data):
+        return True  # a key the token cannot be seen in
+    if b"&" in data and any(map(_alias_key, _ALIAS_KEY.finditer(data))):
+        return True  # an alias as a key (what it names is anchored)
+    return any(_may_run(data, match) for pattern in _COMMAND_KEYS for match in pattern.finditer(data))
+
+
+_HIGH = re.compile(rb"(?:high|HIGH|max|MAX|hi|HI)$")
+
+
+@lru_cache(maxsize=16)
+def _written(keys: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """The selector keys to look for, as they may be written: as they are, or a high end
+    as its low end's stem (a comment's `gcs_slot_low/high` states `gcs_slot_high`:
+    prose.statements). A port-like key is left to the port token (it selects what the
+    token's test keeps anyway: `WorkerConfig.port` would otherwise find `import`)."""
+    kept = tuple(key for key in keys if not (key.isascii() and set(key) <= _KEY_BYTES and _port_named(key)))
+    return kept + tuple(_HIGH.sub(b"", key) for key in kept if _HIGH.search(key) and _HIGH.sub(b"", key))
+
+
+def _alias_key(match: re.Match[bytes]) -> bool:
+    """An alias where a key may start: after indentation (and `- `), `{` or `,`."""
+    data = match.string
+    before = data[data.rfind(b"\n", 0, match.start()) + 1:match.start()].rstrip(b" \t")
+    return not before.strip(b" \t-") or before.endswith((b"{", b","))
+
+
+def _may_hold_port(data: bytes, at: int) -> bool:
+    """A port token at `at`: in a comment with a number, or in a port-like key whose value
+    may be a number (a key whose words make it a count or an offset, `port_count: 2`, is none)."""
+    line_start = data.rfind(b"\n", 0, at) + 1
+    line_end = data.find(b"\n", at)
+    line_end = len(data) if line_end == -1 else line_end
+    hash_at = data.find(b"#", line_start, at)
+    if hash_at != -1 and prose.DIGIT.search(data, hash_at, line_end):
+        return True  # a comment may state its port (prose.statements needs a digit)
+    key_start = at
+    while key_start > line_start and data[key_start - 1] in _KEY_BYTES:
+        key_start -= 1  # the key's words before the token (never past a space, quote or `&anchor`)
+    colon = data.find(b":", at, line_end)
+    while colon != -1:  # every colon: a quoted key may hold one (`"port:a": 1`)
+        value = _BLANK.match(data, colon + 1).end()  # type: ignore[union-attr]  # matches the empty string
+        if value < len(data) and not data[value:value + 1].isalpha() and _port_named(data[key_start:colon]):
+            return True  # a number, a quote, `&`, `!`, `*`, `-`, `[`, `{`, `|`, a comment: may be a port
+        colon = data.find(b":", colon + 1, line_end)
+    return False
+
+
+_KEY_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _port_named(key: bytes) -> bool:
+    """Whether a key (or the end of one: its words from the token on) is port-like. Words
+    cut off before the token can only have made it a count, never a port, so a cut key
+    says yes where the whole one may say no, never the other way round."""
+    return is_port_name(key.decode("utf-8", "replace"))
+
+
+def _may_run(data: bytes, match: re.Match[bytes]) -> bool:
+    """A command key: False only where its value is a block mapping, and (rayStartParams)
+    one under a CRD schema's `properties:` or (`run`/`setup`) one nested in another key."""
+    line_start = data.rfind(b"\n", 0, match.start()) + 1
+    indent = match.start() - line_start
+    if data[line_start:match.start()].strip(b" "):
+        return True  # `- command:`, a quoted or flow key: not read here
+    line_end = data.find(b"\n", match.end())
+    line_end = len(data) if line_end == -1 else line_end
+    if data[match.end():line_end].strip(b" \t\r"):
+        return True  # a value (or a comment) on the key's own line
+    mapping = _NEXT_KEY.match(data, line_end + 1) if line_end < len(data) else None
+    if mapping is None or len(mapping.group(1)) <= indent:
+        return True
+    if match.group(1) == b"rayStartParams":
+        parent = _parent_line(data, line_start, indent)
+        return parent is None or parent.strip(b" \t\r") != b"properties:"
+    return False
+
+
+def _parent_line(data: bytes, line_start: int, indent: int) -> bytes | None:
+    """The nearest line above `line_start` indented less than `indent` (comments and blank
+    lines aside): in block YAML, the key whose value holds the line."""
+    end = line_start - 1
+    while end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        line = data[start:end]
+        text = line.lstrip(b" ")
+        if text.strip(b" \t\r") and not text.startswith(b"#") and len(line) - len(text) < indent:
+            return line
+        end = start - 1
+    return None
+
+
+def compose(text: str) -> list[Any]:
+    """Every document's root node; raises ruamel.yaml.YAMLError on bad input."""
+    composer = _c_composer()
+    if composer is None:
+        return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
+    parser = composer(text)
+    try:
+        roots = []
+        while parser.check_node():
+            root = parser.get_node()
+            if root is not None:
+                roots.append(root)
+        return roots
+    finally:
+        parser.dispose()
+
+
+def extract(source: Source, names: NameFilter) -> Extraction:
+    return extract_with_roots(source, names)[0]
+
+
+def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, list[Any] | None]:
+    """The extraction and the composed documents, for a caller that reads them again
+    (frozen copies compare every scalar); None when the file did not compose."""
+    from ruamel.yaml import YAMLError
+
+    # A leading BOM is dropped before composing: the C composer leaves it out of
+    # its marks' index, the pure one counts it; marks are shifted back below.
+    bom = 1 if source.text.startswith("\ufeff") else 0
+    body = source.text[bom:]
+    try:
+        roots = compose(body)
+    except YAMLError as error:
+        if "{{" not in body:
+            return _parse_error(error), None
+        body = template.masked(body)  # a Helm/Go template: read it where it is plain YAML
+        try:
+            roots = compose(body)
+        except (YAMLError, RecursionError):
+            return Extraction(note=template.NOT_YAML), None
+    except RecursionError:
+        return Extraction(error="YAML nested too deeply to parse"), None
+    tree = _tree(roots)
+    if isinstance(tree, Extraction):  # a repeated key
+        return (Extraction(note=template.NOT_YAML) if body is not source.text[bom:] else tree), None
+    candidates, spanned, invoking = tree
+    # An anchored literal is one site, under the first name that wants it: its aliases
+    # refer to it, and two roles (`low: &p 1024`, `high: *p`) cannot both be fixed in it.
+    literals, seen = [], set()
+    for path, node in candidates:
+        if id(node) not in seen and _is_port_literal(node) and names.wants(path):
+            seen.add(id(node))
+            literals.append((path, node))
+    offsets = _byte_offsets(source, [_digits_index(body, node) + bom for _, node in literals])
+    sites = [
+        site for path, node in literals
+        if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node))
+    ]
+    if "#" in source.text:
+        scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for n in spanned]
+        suppressions, doc_sites = _comments(source, scalar_spans, names)
+    else:
+        suppressions, doc_sites = (), []
+    commands = yaml_commands.find_in(source, invoking, names) if invoking else ()
+    plain = body is source.text[bom:]  # a masked template's nodes are not the file's own for frozen copies
+    return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom or not plain else roots)
+
+
+def _digits_index(text: str, node: Any) -> int:
+    """Character index (in the composed text) of a scalar's first digit."""
+    return scalar_index(text, node) + (node.style in ("'", '"'))
+
+
+def scalar_index(text: str, node: Any) -> int:
+    """Character index in `text` (what was composed) where a scalar's own text starts.
+
+    The start mark includes the node's properties (`&anchor`, `!!tag`), which
+    precede the scalar and are separated from it by spaces or line breaks; a
+    quoted scalar's text starts at its opening quote.
+    """
+    start: int = node.start_mark.index
+    end: int = node.end_mark.index
+    while start < end and text[start] in "&!":
+        while start < end and not text[start].isspace():
+            start += 1
+        while start < end and text[start].isspace():
+            start += 1
+    return start
+
+
+def _byte_offsets(source: Source, indices: list[int]) -> dict[int, int]:
+    """Character indices -> byte offsets, in one pass over the text.
+
+    Marks' indices, not their line/column, locate nodes: YAML also breaks lines at
+    a lone CR (and ruamel at U+2028/U+2029/NEL), which Source's lines do not count.
+    """
+    if source.ascii:
+        return {index: index for index in indices}
+    offsets, char, byte = {}, 0, 0
+    for index in sorted(set(indices)):
+        byte += len(source.text[char:index].encode("utf-8"))
+        offsets[index], char = byte, index
+    return offsets
+
+
+def walk(roots: list[Any]) -> Iterator[tuple[str, Any]]:
+    """(key path, node) for every node, each node once even when aliased.
+
+    Aliases share their anchor's node object, so remembering visited collections
+    keeps alias bombs and recursive anchors linear.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [("", root) for root in reversed(roots)]
+    while stack:
+        path, node = stack.pop()
+        if node.id == "scalar":
+            yield path, node
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield path, node
+        stack.extend(reversed(list(_children(path, node))))
+
+
+def _children(path: str, node: Any) -> Iterator[tuple[str, Any]]:
+    if node.id == "sequence":
+        for index, item in enumerate(node.value):
+            yield f"{path}[{index}]", item
+        return
+    for key, value in node.value:
+        if key.id != "scalar" or key.value == _MERGE_KEY:
+            continue  # a merged mapping is walked where it is anchored
+        yield (f"{path}.{key.value}" if path else str(key.value)), value
+
+
+_Read = tuple[list[tuple[str, Any]], list[Any], list[tuple[str, Any]]]  # candidates, spanned, invoking
+
+
+def _tree(roots: list[Any]) -> _Read | Extraction:
+    """What the extractor reads of the documents, in one walk (the order of `walk`):
+    (key path, scalar) of every scalar that may be a port literal, the scalars whose
+    span may hold a `#` (for comments), and (key path, mapping) of every mapping with a
+    key that may run a command; or the error of a mapping that repeats a key."""
+    candidates: list[tuple[str, Any]] = []
+    spanned: list[Any] = []
+    invoking: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [("", root) for root in reversed(roots)]
+    pop, push = stack.pop, stack.append
+    commands = yaml_commands.KEYS
+    while stack:
+        path, node = pop()
+        kind = node.id
+        if kind == "scalar":
+            value = node.value
+            if "#" in value or node.style in ("|", ">"):
+                spanned.append(node)
+            if path and value.isdigit():
+                candidates.append((path, node))
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if kind == "sequence":
+            items = node.value
+            for index in range(len(items) - 1, -1, -1):
+                push((f"{path}[{index}]", items[index]))
+            continue
+        lines: dict[str, int] = {}
+        children = []
+        runs = False
+        for key, value in node.value:
+            if key.id != "scalar":
+                continue
+            name = key.value
+            if name == _MERGE_KEY:
+                continue  # a merged mapping is walked where it is anchored
+            if name in lines:
+                return Extraction(
+                    error=f'invalid YAML: duplicate key "{name}" (first at line {lines[name]})',
+                    error_line=key.start_mark.line + 1, error_column=key.start_mark.column + 1,
+                )
+            lines[name] = key.start_mark.line + 1
+            runs = runs or name in commands
+            children.append((f"{path}.{name}" if path else str(name), value))
+        if runs:
+            invoking.append((path, node))
+        children.reverse()
+        stack += children
+    return candidates, spanned, invoking
+
+
+def _site(source: Source, start: int, path: str, node: Any) -> Site | None:
+    end = start + len(node.value)
+    if source.data[start:end] != node.value.encode():
+        return None  # an escaped or folded literal: no plain digits to point at
+    line, column = source.position(start)
+    end_line, end_column = source.position(end)
+    scope = path.rsplit(".", 1)[0] if "." in path else ""
+    return Site(
+        source.path, line, column, start, end, "yaml", path, int(node.value),
+        role=role_of(path), scope=scope, end_line=end_line, end_column=end_column,
+    )
+
+
+def _is_port_literal(node: Any) -> bool:
+    value = node.value
+    if not value.isascii() or not value.isdigit() or (value[0] == "0" and value != "0"):
+        return False
+    return node.style in ("'", '"', None, "")
+
+
+_TEXT_DIGIT = re.compile(r"[0-9]")  # what a layout statement needs (prose.statements)
+
+
+def _comments(source: Source, scalar_spans: list[tuple[int, int]], names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
+    """Suppressions and layout statements of every comment: a `#` after whitespace or at a
+    line start, outside every scalar the composer delimited."""
+    text = source.text
+    suppressions: list[Suppression] = []
+    doc_sites: list[Site] = []
+    spans = sorted(scalar_spans)
+    starts = [span[0] for span in spans]
+    position = text.find("#")
+    while position != -1:
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end == -1 else line_end
+        if _TEXT_DIGIT.search(text, position, line_end) is None and text.find("portlint", position, line_end) == -1:
+            position = line_end  # no comment from here to the line's end can suppress or state anything
+        elif _starts_comment(text, position, spans, starts):
+            comment = text[position:line_end].rstrip("\r")
+            start = source.byte_offset(position)
+            end = start + len(comment.encode())
+            line, column = source.position(start)
+            suppression = suppression_in(comment, line, column, start, end)
+            if suppression is not None:
+                suppressions.append(suppression)
+            doc_sites += prose.statements(source, start, end, "comment", names)
+            position = line_end  # the rest of the line is this comment
+        position = text.find("#", position + 1)
+    return tuple(suppressions), doc_sites
+
+
+def _starts_comment(text: str, index: int, spans: list[tuple[int, int]], starts: list[int]) -> bool:
+    if index > 0 and text[index - 1] not in " \t\n":
+        return False
+    before = bisect_right(starts, index) - 1
+    return before < 0 or not spans[before][0] <= index < spans[before][1]
+
+
+def _parse_error(error: Any) -> Extraction:
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    mark = getattr(error, "problem_mark", None)
+    if "end of stream" in problem:  # an unclosed quote or bracket: point where it opened
+        mark = getattr(error, "context_mark", None) or mark
+    if mark is None:
+        return Extraction(error=f"invalid YAML: {problem}")
+    return Extraction(error=f"invalid YAML: {problem}", error_line=mark.line + 1, error_column=mark.column + 1)

@@ -1,0 +1,108 @@
+"""Stage read: one listed file's bytes, or why a check skips it (a note) or cannot check it (a PL001).
+
+A pure function of the file system and the path, so that any process of the per-file
+stage's pool can read a file and hand back what it found.
+"""
+from __future__ import annotations
+
+import errno
+import mmap
+import os
+import stat
+from pathlib import Path
+from typing import NamedTuple
+
+from portlint.config import locate
+from portlint.speed import cache
+from portlint.stages import discover
+
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UTF-32 BE (LE starts like UTF-16 LE)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_A_LINK = (errno.ELOOP, errno.EMLINK)  # what an open with O_NOFOLLOW says of a symlink (EMLINK: FreeBSD)
+_OPEN = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+class Read(NamedTuple):
+    """What reading a listed file gave: its bytes (None when they are not checked), their
+    digest (when asked for: the bytes were read, whatever came after), and a note (skipped) or
+    a failure (cannot be checked) saying why not."""
+
+    data: bytes | None = None
+    digest: str = ""
+    note: str = ""
+    failure: str = ""
+
+
+def read_file(root: Path, path: str, digest: bool, selector_names: tuple[str, ...]) -> Read:
+    """The bytes of `path` under `root`; nothing for a file listed by git but deleted in the
+    work tree or a dangling link. One open that follows no link and blocks on nothing, then
+    fstat and reads of the descriptor: a stat, `open()` and its buffered reader cost half the
+    reading stage again (os calls on the path's text: a Path method per step cost as much)."""
+    name = os.path.join(root, path)
+    try:
+        if not _NOFOLLOW and os.path.islink(name):  # where an open cannot refuse a link itself
+            return _linked(root, name, digest, selector_names)
+        fd = os.open(name, _OPEN)
+    except FileNotFoundError:
+        return Read()
+    except OSError as error:
+        if error.errno in _A_LINK:  # the path is a symlink: read where it leads, if inside
+            return _linked(root, name, digest, selector_names)
+        return Read(failure=f"cannot read: {error.strerror or error}")
+    try:
+        return _opened(fd, digest, selector_names)
+    finally:
+        os.close(fd)
+
+
+def _linked(root: Path, name: str, digest: bool, selector_names: tuple[str, ...]) -> Read:
+    try:
+        target = Path(name).resolve(strict=True)
+    except FileNotFoundError:
+        return Read()  # a dangling link: nothing to read
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
+        return Read(failure="cannot read: a symlink loop")
+    if not locate.inside(root, target):
+        return Read(note="a symlink leading outside the repository")
+    try:
+        fd = os.open(name, _OPEN & ~_NOFOLLOW)
+    except FileNotFoundError:
+        return Read()
+    except OSError as error:
+        return Read(failure=f"cannot read: {error.strerror or error}")
+    try:
+        return _opened(fd, digest, selector_names)
+    finally:
+        os.close(fd)
+
+
+def _opened(fd: int, digest: bool, selector_names: tuple[str, ...]) -> Read:
+    try:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            return Read(note="a directory")
+        if not stat.S_ISREG(status.st_mode):
+            return Read(note="not a regular file")  # a FIFO would block the read
+        if status.st_size > discover.MAX_BYTES:
+            if not _may_hold_sites(fd, selector_names):
+                return Read()
+            return Read(failure=f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
+        parts = []
+        while part := os.read(fd, max(status.st_size + 1, 1 << 16)):  # to the end, should it have grown
+            parts.append(part)
+    except OSError as error:
+        return Read(failure=f"cannot read: {error.strerror or error}")
+    data = parts[0] if len(parts) == 1 else b"".join(parts)
+    digested = cache.digest(data) if digest else ""  # the warm path checks what the run read
+    if data.startswith(_WIDE_BOMS):
+        return Read(digest=digested, failure="UTF-16 or UTF-32 text; portlint reads UTF-8")
+    nul = data.find(b"\0", 0, 8192)
+    if nul != -1:
+        return Read(digest=digested, failure=f"binary: a NUL byte at offset {nul}")
+    return Read(data, digested)
+
+
+def _may_hold_sites(fd: int, selector_names: tuple[str, ...]) -> bool:
+    """The prefilter over a file too large to read whole, through a read-only mapping."""
+    with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as view:
+        return bool(discover.prefilter(selector_names).search(view))
