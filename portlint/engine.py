@@ -20,15 +20,17 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from portlint import GC_THRESHOLDS, analysis
+from portlint.analysis.destinations import Destinations
 from portlint.config.build import Config
-from portlint.model.extraction import Extraction, Suppression
-from portlint.model.layout import CodeFile, Failure, Layout, Site
+from portlint.model.extraction import CodeFile, Extraction, Suppression
+from portlint.model.layout import NOWHERE, Layout
+from portlint.model.naming import NameFilter
 from portlint.model.records import Struct, field
+from portlint.model.sites import Failure, Site
 from portlint.model.source import Source
 from portlint.speed import cache, pool
 from portlint.stages import discover
 from portlint.stages import write as writer
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.fix import apply, compatible
 from portlint.stages.layout import frozen
 from portlint.stages.layout.bind import bind, files_match
@@ -163,7 +165,7 @@ def _workers(size: int, rest: int = 0) -> int:
 # (trl's pool has no YAML to read, and ruamel.yaml costs ~10-20 ms; _tasks). Only a cost, never
 # a result, if it falls behind: tests/test_engine_stages.py keeps it complete.
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
-    "": ("portlint.stages.extract.prose",),
+    "": ("portlint.stages.extract", "portlint.stages.extract.prose"),
     "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",
              "portlint.stages.extract.shell", "ruamel.yaml", "ruamel.yaml.cyaml"),
     "python": ("portlint.stages.extract.python", "portlint.stages.extract.python_commands", "portlint.speed.outline",
@@ -640,11 +642,12 @@ class Engine:
         if "frozen" in needs:
             checks = frozen_checks(self.pairs, lambda p: self._data(files, p), self.names.wants, self.trees, failures)
             self.partners = _partners(checks)
+        code = code_files(files.values()) if "code_files" in needs else ()
         return Layout(
             config.ephemeral_floor, config.bands, sites, tuple(self.read_failures + failures),
             frozen=tuple(checks),
             commands=tuple(c for f in files.values() for c in f.extraction.commands) if "commands" in needs else (),
-            code_files=code_files(files.values()) if "code_files" in needs else (),
+            code_files=code, destinations=Destinations({f.path: f.data for f in code}) if code else NOWHERE,
             config_path=self.config_display(), declared=bool(config.bands), test_paths=config.test_paths,
             unreferenced=self.unreferenced(files, sites) if "unreferenced" in needs else frozenset(),
             usage=self.usage() if "usage" in needs else None,

@@ -221,7 +221,7 @@ def test_concurrent_runs_leave_a_whole_index(demo: Path) -> None:
 def test_the_codec_round_trips_every_result_shape() -> None:
     from portlint.model.extraction import Extraction, Suppression
     from portlint.model.frozen import Scalar, Tree
-    from portlint.model.layout import Command, Site
+    from portlint.model.sites import Command, Site
 
     site = Site("a.yaml", 1, 2, 3, 7, "yaml", "x.port", 8080, aliases=("y",))
     tree = Tree({"x.port": Scalar("a.yaml", 1, 2, 3, 7, "8080", "")}, {"x": (1, 1)}, frozenset({"x"}), ("a.yaml",))

@@ -9,10 +9,10 @@ from conftest import needs_sparse
 
 from portlint.config.load import load_config
 from portlint.engine import Engine, Options
-from portlint.model.layout import Command
+from portlint.model.naming import NameFilter
+from portlint.model.sites import Command
 from portlint.model.source import Source, line_starts
 from portlint.stages.extract import shell, yaml
-from portlint.stages.extract.naming import NameFilter
 
 
 def shell_commands(data: bytes) -> tuple[Command, ...]:

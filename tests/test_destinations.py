@@ -9,9 +9,9 @@ import pytest
 
 from portlint.analysis.destinations import Destinations
 from portlint.analysis.tree import statements
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.stages.extract import python
-from portlint.stages.extract.naming import NameFilter
 
 DIALLED = {
     "a socket's connect": "def ping(host='h', port=50051):\n    s.connect((host, int(port)))\n",

@@ -440,7 +440,7 @@ def test_a_kind_with_few_files_is_one_task_that_imports_what_it_reads_itself() -
 def test_a_pool_numbers_every_task_with_a_byte(monkeypatch: pytest.MonkeyPatch) -> None:
     """More jobs than a byte numbers, empty ones among them (a frozen pair's sides are read
     whatever their size): the pool's tasks still fit the queue."""
-    from portlint.stages.extract.naming import NameFilter
+    from portlint.model.naming import NameFilter
 
     for empty in (600, 300):  # only empty files; then half of them
         jobs = [(f"f{i}.sh", "shell", b"" if i < empty else b"PORT=%d\n" % (8000 + i), False) for i in range(600)]
@@ -495,7 +495,7 @@ def test_a_pool_is_forked_after_what_the_per_file_stage_imports(kind: str) -> No
 from pathlib import Path
 from portlint import engine
 from portlint.stages import discover
-from portlint.stages.extract.naming import NameFilter
+from portlint.model.naming import NameFilter
 before = set(sys.modules)
 for number, path in enumerate(sorted(Path(sys.argv[1]).rglob("*"))):
     kind = discover.kind_of(str(path), path.read_bytes()[:128]) if path.is_file() else ""

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from portlint.model.extraction import Extraction
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.stages.extract.markdown import extract
-from portlint.stages.extract.naming import NameFilter
 
 
 def _extract(text: str | bytes, names: NameFilter | None = None) -> Extraction:

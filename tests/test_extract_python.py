@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.extract.python import extract
 
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from portlint.model.extraction import Extraction, Suppression
-from portlint.model.layout import Site
+from portlint.model.naming import NameFilter
+from portlint.model.sites import Site
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.extract.shell import extract
 
 

@@ -1,8 +1,8 @@
 """The YAML extractor: key paths, byte spans, quoting, aliases, documents, suppressions."""
 from __future__ import annotations
 
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.extract.yaml import extract
 
 

@@ -1,4 +1,4 @@
-"""portlint.config.globs: the same answers as pathspec's gitignore matching, without importing it for simple patterns."""
+"""portlint.model.globs: the same answers as pathspec's gitignore matching, without importing it for simple patterns."""
 from __future__ import annotations
 
 import itertools
@@ -11,8 +11,8 @@ import pathspec
 import pytest
 
 from portlint.config.build import DEFAULT_INCLUDE
-from portlint.config.globs import matcher
-from portlint.config.scope import DEFAULT_TEST_PATHS
+from portlint.model.globs import matcher
+from portlint.model.scope import DEFAULT_TEST_PATHS
 from portlint.stages.discover import DEFAULT_EXCLUDE
 
 ROOT = Path(__file__).resolve().parent.parent

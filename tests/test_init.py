@@ -12,7 +12,7 @@ from portlint.cli import main
 from portlint.commands.init.bands import group_name
 from portlint.config.load import load_config
 from portlint.config.locate import find_config
-from portlint.model.layout import Site
+from portlint.model.sites import Site
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 DEMO = FIXTURES / "demo"

@@ -1,7 +1,8 @@
 """PL203, PL204 and PL603 over hand-built layouts: the arithmetic and the defaults their messages show."""
 from __future__ import annotations
 
-from portlint.model.layout import Band, Command, Layout, Site, Window
+from portlint.model.layout import Band, Layout, Window
+from portlint.model.sites import Command, Site
 from portlint.rules import derived_collision, implicit_tool_default, window_overflow
 
 

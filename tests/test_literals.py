@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portlint import engine
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.speed import needles as literals
 from portlint.speed.needles import FOLDED, NEEDLES, holds, holds_folded
 from portlint.stages import discover
-from portlint.stages.extract.naming import NameFilter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -135,7 +135,7 @@ TOKEN_PIECES = st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.lists(TOKEN_PIECES, max_size=10).map(b"".join), min_size=1, max_size=3))
 def test_the_port_tokens_of_the_one_pass_are_the_prefilters(files: list[bytes]) -> None:
-    """discover.RE2_PORT_TOKENS, found with the literals, find what discover._PORT_TOKENS find
+    """literals.RE2_PORT_TOKENS, found with the literals, find what discover._PORT_TOKENS find
     (`re`, with look-behinds), and `Prefilter.held` answers as `search` does."""
     plain, named = discover.prefilter(), discover.prefilter(["cluster.gcs_slot"])
     for data in files:

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from portlint.config import locate
+from portlint.model.naming import NameFilter, is_port_name, range_stem, role_of, words
 from portlint.model.source import line_starts
 from portlint.stages import discover
-from portlint.stages.extract.naming import NameFilter, is_port_name, range_stem, role_of, words
 
 
 @pytest.mark.parametrize("name", [

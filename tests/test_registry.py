@@ -29,7 +29,7 @@ def test_every_rule_is_documented_with_the_fixed_headings(rule) -> None:  # noqa
     doc = rule.__doc__ or ""
     for heading in ("What it does:", "Why:", "Example", "Fix:"):
         assert heading in doc, f"{rule.CODE} lacks {heading!r}"
-    assert rule.NAME.replace("-", "").isalpha() and rule.NAME == rule.NAME.lower()
+    assert rule.NAME.replace("-", "").isalpha() and rule.NAME.lower() == rule.NAME
 
 
 @pytest.mark.parametrize("rule", rules.ALL, ids=lambda r: r.CODE)
@@ -57,7 +57,7 @@ def test_an_unknown_rule_is_a_usage_error_with_a_suggestion(capsys: pytest.Captu
 def test_the_codes_the_config_knows_are_the_registry_s() -> None:
     from portlint.model.codes import CHECK_CODES
 
-    assert CHECK_CODES == tuple(rule.CODE for rule in rules.ALL)
+    assert tuple(rule.CODE for rule in rules.ALL) == CHECK_CODES
 
 
 def test_a_problem_is_named_after_the_rule_that_reported_it() -> None:

@@ -1,11 +1,12 @@
-"""Test scope beyond paths: values given to mocks and fakes (portlint.config.scope.mocked, the extractor's Site.mock)."""
+"""Test scope beyond paths: values given to mocks and fakes (portlint.model.scope.mocked, the extractor's Site.mock)."""
 from __future__ import annotations
 
-from portlint.config.scope import mocked
-from portlint.model.layout import Layout, Site
+from portlint.model.layout import Layout
+from portlint.model.naming import NameFilter
+from portlint.model.scope import mocked
+from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.stages.extract import python
-from portlint.stages.extract.naming import NameFilter
 
 CODE = b'''from unittest import mock
 import requests

@@ -1,7 +1,8 @@
 """One service under many names (portlint.stages.layout.services) and the group reports of PL202/PL201, over hand-built layouts."""
 from __future__ import annotations
 
-from portlint.model.layout import Band, Layout, Site
+from portlint.model.layout import Band, Layout
+from portlint.model.sites import Site
 from portlint.rules import band_overlap, site_overlap
 from portlint.stages.layout.services import NODE, POD, context_words, kubernetes, same_service, service_words
 

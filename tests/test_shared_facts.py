@@ -7,8 +7,10 @@ import pytest
 
 from portlint.config.suggest import closest, did_you_mean
 from portlint.model.edits import Edit, Fix
-from portlint.model.layout import HIGH, LOW, MAX_PORT, MIN_PORT, PORT, Band, Layout, Site, is_port, span
+from portlint.model.layout import Band, Layout
+from portlint.model.ports import HIGH, LOW, MAX_PORT, MIN_PORT, PORT, is_port, span
 from portlint.model.problems import Problem
+from portlint.model.sites import Site
 from portlint.rules import frozen_drift, layout_drift
 from portlint.stages.layout.bind import drift
 

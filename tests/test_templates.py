@@ -5,8 +5,8 @@ from pathlib import Path
 
 from portlint.config.load import load_config
 from portlint.engine import Engine, Options
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.extract.template import NOT_YAML, masked
 from portlint.stages.extract.yaml import extract
 

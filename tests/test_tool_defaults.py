@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from portlint.model.layout import Command
+from portlint.model.sites import Command
 from portlint.tables import tool_defaults
 from portlint.tables.tool_defaults import invocation, mentions_tool, options, programs_resolved, variables_set
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from portlint.engine import extract_file, worth_parsing
 from portlint.model.extraction import Extraction
+from portlint.model.naming import NameFilter
 from portlint.stages.discover import prefilter
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.extract.yaml import worth_composing
 
 

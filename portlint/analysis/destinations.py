@@ -39,8 +39,8 @@ from portlint.analysis.tree import (
     statement_holds_hot,
     statements,
 )
-from portlint.model.layout import Site
 from portlint.model.records import Struct, field
+from portlint.model.sites import Site
 
 _CONNECTS = frozenset((
     "connect", "connect_ex", "create_connection", "open_connection", "insecure_channel", "secure_channel", "urlopen",

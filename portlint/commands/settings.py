@@ -17,7 +17,7 @@ from portlint.config.locate import split_config_args
 from portlint.config.overrides import merged, parse_override, touches
 from portlint.config.read import read
 from portlint.config.schema import load_schema
-from portlint.config.scope import DEFAULT_TEST_PATHS
+from portlint.model.scope import DEFAULT_TEST_PATHS
 from portlint.stages import discover
 
 DEFAULTS: dict[str, Any] = {

@@ -18,11 +18,12 @@ from portlint.config.locate import inside
 from portlint.config.positions import Key
 from portlint.config.read import Document
 from portlint.config.schema import validate
-from portlint.config.scope import DEFAULT_TEST_PATHS
 from portlint.config.suggest import did_you_mean
 from portlint.model.codes import CHECK_CODES
-from portlint.model.layout import MAX_PORT, MIN_PORT, Band, FrozenSpec, Selector, Window, is_port
+from portlint.model.layout import Band, FrozenSpec, Selector, Window
+from portlint.model.ports import MAX_PORT, MIN_PORT, is_port
 from portlint.model.records import Struct, field
+from portlint.model.scope import DEFAULT_TEST_PATHS
 
 DEFAULT_INCLUDE = (
     "**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md",
@@ -46,7 +47,7 @@ class Config(Struct, frozen=True):
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...]
     declared: bool  # a config file was found, with or without bands
     positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict)  # entry -> (line, column)
-    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.config.scope)
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.model.scope)
 
 
 def build(path: Path | None, document: Document, override: int | str | None, proc_root: Path, root: Path) -> Config:

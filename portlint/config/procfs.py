@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from portlint.model.layout import is_port
+from portlint.model.ports import is_port
 from portlint.model.records import Struct
 
 PORT_RANGE = "sys/net/ipv4/ip_local_port_range"

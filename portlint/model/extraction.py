@@ -2,8 +2,8 @@
 what the code analyses found, or why it could not be parsed."""
 from __future__ import annotations
 
-from portlint.model.layout import Command, Site
 from portlint.model.records import Struct
+from portlint.model.sites import Command, Site
 
 
 class Finding(Struct, frozen=True):
@@ -41,3 +41,13 @@ class Extraction(Struct, frozen=True):
     commands: tuple[Command, ...] = ()
     sockets: Facts | None = None  # Python: what the code analyses found, plain data
     note: str = ""  # the file is skipped, not broken: why (a template that is YAML only once rendered)
+
+
+class CodeFile(Struct, frozen=True):
+    """A Python file the code-pattern rules read (PL601/PL602/PL604): what the extraction found in it, and
+    its bytes for the files that call helpers of other modules."""
+
+    path: str
+    kind: str
+    data: bytes
+    sockets: Facts | None = None  # what the code analyses found in it, computed by the extraction

@@ -1,83 +1,38 @@
-"""The typed model every rule reads: sites found in files, bands of the layout."""
+"""The layout: bands and their selectors as the config declares them, and the whole picture
+a rule sees (the bands plus every site found)."""
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from portlint.config.scope import DEFAULT_TEST_PATHS, in_tests, mocked
-from portlint.model.records import Struct
+from portlint.model.extraction import CodeFile
+from portlint.model.naming import range_stem
+from portlint.model.ports import span
+from portlint.model.records import Struct, field
+from portlint.model.scope import DEFAULT_TEST_PATHS, in_tests, mocked
+from portlint.model.sites import Command, Failure, Site, Written, ranges_and_singles
 
 if TYPE_CHECKING:
-    from portlint.analysis.destinations import Destinations
-    from portlint.model.extraction import Facts
     from portlint.model.frozen import FrozenCheck
     from portlint.model.usage import Usage
 
-DOC_KINDS = ("markdown", "comment")
 
-# TCP and UDP port numbers (0 is not one: it asks the kernel for any free port).
-MIN_PORT = 1
-MAX_PORT = 65535
-PRIVILEGED_CEILING = 1024  # ports below it need root (CAP_NET_BIND_SERVICE) to bind
+class Destinations(Protocol):
+    """Where a parameter default goes (portlint.analysis.destinations implements it)."""
 
-
-def is_port(value: int) -> bool:
-    return MIN_PORT <= value <= MAX_PORT
+    def connect_only(self, site: Site) -> bool:
+        """True when the value only reaches the far end of a connection: a port this repository dials."""
+        ...
 
 
-def span(low: int, high: int) -> str:
-    """How every message writes ports: `8080` for one, `8000-8999` for a range."""
-    return str(low) if low == high else f"{low}-{high}"
+class _Nowhere:
+    """No code was read: no default is proven to be only dialled."""
+
+    def connect_only(self, site: Site) -> bool:
+        return False
 
 
-# Roles of a site, from its name: a single port, the low or high end of a range, or a base
-# (the first port of a run: `start_port`, `base_port`).
-PORT = "port"
-LOW = "low"
-HIGH = "high"
-BASE = "base"
-
-
-class Site(Struct, frozen=True):
-    """One place in one file where a port number is written.
-
-    `start`/`end` are the byte span of the number's digits inside the file;
-    quotes around a quoted literal stay outside the span, so an edit of the span
-    keeps the literal's quoting as written.
-    """
-
-    path: str  # repository-relative, POSIX separators
-    line: int  # 1-based
-    column: int  # 1-based, in characters
-    start: int  # byte offset of the first digit
-    end: int  # byte offset after the last digit
-    kind: str  # yaml | shell | python | markdown | comment
-    name: str  # key path, variable, option (--x), Python name, env var
-    value: int
-    role: str = PORT
-    aliases: tuple[str, ...] = ()  # other names the site answers to
-    scope: str = ""  # parent key / enclosing scope, for pairing low with high
-    derived: str = ""  # the expression of a computed site (shell arithmetic)
-    band: str = ""  # set by binding
-    end_line: int = 0
-    end_column: int = 0
-    offset: int = 0  # doc sites: the number states the layout's value + offset (`[A, B)`: B = high + 1)
-    mock: bool = False  # given to a mock (`MagicMock(port=8000)`, `patch.dict(os.environ, ...)`): test scope
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return (self.name, *self.aliases)
-
-    @property
-    def fixable(self) -> bool:
-        """A computed value has no literal to rewrite."""
-        return not self.derived
-
-    @property
-    def is_doc(self) -> bool:
-        """Docs describe the layout; PL501 checks them, the port rules do not."""
-        return self.kind in DOC_KINDS
-
+NOWHERE = _Nowhere()
 
 class Selector(Struct, frozen=True):
     """Binds sites to a band: a name plus optional file glob, kind and role."""
@@ -88,9 +43,11 @@ class Selector(Struct, frozen=True):
     role: str = ""
 
 
+
 class Window(Struct, frozen=True):
     stride: int
     count: int
+
 
 
 class FrozenSpec(Struct, frozen=True):
@@ -108,6 +65,7 @@ class FrozenSpec(Struct, frozen=True):
         name = copy.rsplit("/", 1)[-1]
         stem = name.rsplit(".", 1)[0] if "." in name else name
         return tuple(template.format(name=name, stem=stem) for template in self.sources)
+
 
 
 class Band(Struct, frozen=True):
@@ -146,77 +104,6 @@ class Band(Struct, frozen=True):
         return self.low <= other.high and other.low <= self.high
 
 
-class Failure(Struct, frozen=True):
-    """A file that could not be read or parsed (PL001)."""
-
-    path: str
-    line: int
-    column: int
-    reason: str
-
-
-class Command(Struct, frozen=True):
-    """One simple command as written in a script or a YAML command string (`ray start --head ...`).
-
-    `words` are the command's words with quotes removed and expansions kept as
-    written (`--min-worker-port=${MIN_WORKER_PORT}`); `assignments` are the
-    `NAME=value` words in front of it. Code-pattern rules (PL603) read these.
-    """
-
-    path: str
-    line: int
-    column: int
-    words: tuple[str, ...]
-    assignments: tuple[tuple[str, str], ...] = ()
-    end_line: int = 0
-    end_column: int = 0
-    via: str = ""  # who runs it when the file holds no command line: "kuberay" (a rayStartParams mapping)
-    pod_network: bool = False  # runs in a Kubernetes pod's own network namespace (no hostNetwork)
-
-
-class CodeFile(Struct, frozen=True):
-    """A Python file the code-pattern rules read (PL601/PL602/PL604): what the extraction found in it, and
-    its bytes for the files that call helpers of other modules."""
-
-    path: str
-    kind: str
-    data: bytes
-    sockets: Facts | None = None  # what the code analyses found in it, computed by the extraction
-
-
-class Range(Struct, frozen=True):
-    """A low site and its high sibling: same file, same scope, same name stem."""
-
-    low: Site
-    high: Site
-
-
-class Written(Struct, frozen=True):
-    """A range (a low site and its high sibling) or a single port, as written in one place."""
-
-    low: int
-    high: int
-    name: str  # a range's stem (`port_range_*`), a port's own name
-    sites: tuple[Site, ...]  # (low, high) of a range, (site,) of a port
-
-    @property
-    def first(self) -> Site:
-        return self.sites[0]
-
-    @property
-    def is_range(self) -> bool:
-        return len(self.sites) == 2
-
-    @property
-    def span(self) -> str:
-        return span(self.low, self.high)
-
-    @property
-    def every_port(self) -> bool:
-        """A range over the whole port space (`port_min=1, port_max=65535`): a firewall rule or a
-        bound check meaning "any port", not ports anything listens on or a lane of the layout."""
-        return self.is_range and self.low <= MIN_PORT and self.high >= MAX_PORT
-
 
 class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached properties
     """The whole picture a rule sees: the declared layout plus every site found."""
@@ -232,11 +119,14 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
     config_path: str = ""  # path of the config as shown in problems, "" in zero-config
     declared: bool = False  # a config file declares the layout
     usage: Usage | None = None  # what the config's entries matched (PL003)
-    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths (portlint.config.scope)
+    test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths (portlint.model.scope)
+    # Where the code files' parameter defaults go (PL101, PL302): the analysis the layout stage
+    # hands over when a rule reads code files, which parses each module once, on first ask.
+    destinations: Destinations = field(default_factory=lambda: NOWHERE)
 
     def in_tests(self, where: str | Site) -> bool:
         """The path (or the site's path) belongs to tests or fixtures, or the site's value is given
-        to a mock or a fake: a scope of its own (portlint.config.scope)."""
+        to a mock or a fake: a scope of its own (portlint.model.scope)."""
         if isinstance(where, Site):
             return in_tests(where.path, self.test_paths) or mocked(where)
         return in_tests(where, self.test_paths)
@@ -249,22 +139,11 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
     @cached_property
     def written(self) -> tuple[Written, ...]:
         """Every range and port written in configs, scripts and code (not docs): each range
-        (a low paired with its high sibling, binding.ranges_and_singles), then each port.
+        (a low paired with its high sibling, `ranges_and_singles`), then each port.
         Computed ports (`$((BASE + 1))`) are left out: they follow their operands."""
-        from portlint.stages.extract.naming import range_stem
-        from portlint.stages.layout.bind import ranges_and_singles  # binding and naming read this module
-
         ranges, singles = ranges_and_singles(site for site in self.code_sites if not site.derived)
         found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
         return (*found, *(Written(s.value, s.value, s.name, (s,)) for s in singles))
-
-    @cached_property
-    def destinations(self) -> Destinations:
-        """Where the code files' parameter defaults go (PL101, PL302): one analysis per run, each
-        module parsed once for every rule that asks (needs the `code_files` fact)."""
-        from portlint.analysis.destinations import Destinations  # it reads Site from this module
-
-        return Destinations({f.path: f.data for f in self.code_files})
 
     @cached_property
     def _every_port_sites(self) -> frozenset[int]:
@@ -293,6 +172,7 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         )
 
 
+
 def name_matches(selector: str, name: str) -> bool:
     """A selector matches a name whole, or a dotted suffix of it at a dot boundary.
 
@@ -302,3 +182,4 @@ def name_matches(selector: str, name: str) -> bool:
     selector = selector.lstrip("-") if selector.startswith("--") else selector
     name = name[2:] if name.startswith("--") else name
     return name == selector or name.endswith("." + selector)
+

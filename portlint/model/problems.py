@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from portlint.model.edits import Edit, Fix
-from portlint.model.layout import Band, Site
+from portlint.model.layout import Band
 from portlint.model.records import Struct
+from portlint.model.sites import Site
 
 
 class Rule(Struct, frozen=True):

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model.layout import Band, Layout, Site
+from portlint.model.layout import Band, Layout
 from portlint.model.problems import Problem, at_band
+from portlint.model.sites import Site
 from portlint.stages.layout.services import UnionFind
 
 CODE = "PL201"

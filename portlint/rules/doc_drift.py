@@ -21,9 +21,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from portlint.model.layout import HIGH, LOW, Layout, Site
+from portlint.model.layout import Layout
+from portlint.model.ports import HIGH, LOW
 from portlint.model.problems import Problem
 from portlint.model.records import replace
+from portlint.model.sites import Site
 from portlint.stages.layout.bind import band_for, canonical
 
 CODE = "PL501"

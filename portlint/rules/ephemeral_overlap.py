@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model.layout import MAX_PORT, Layout
+from portlint.model.layout import Layout
+from portlint.model.ports import MAX_PORT
 from portlint.model.problems import Problem, at_band
 from portlint.stages.layout.services import POD, kubernetes
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from portlint.model.layout import span
+from portlint.model.ports import span
 from portlint.model.problems import Problem
 
 if TYPE_CHECKING:  # `portlint host` imports these; a check needs no more than the rule's name

@@ -35,8 +35,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from portlint.model.layout import Command, Layout, Site
+from portlint.model.layout import Layout
 from portlint.model.problems import Problem
+from portlint.model.sites import Command, Site
 from portlint.tables import tool_defaults
 from portlint.tables.tool_defaults import Invocation, PortDefault
 

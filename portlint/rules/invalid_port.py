@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model.layout import MAX_PORT, MIN_PORT, Layout, span
+from portlint.model.layout import Layout
+from portlint.model.ports import MAX_PORT, MIN_PORT, span
 from portlint.model.problems import Problem
 
 CODE = "PL102"

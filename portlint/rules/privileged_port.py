@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model.layout import PRIVILEGED_CEILING, Layout
+from portlint.model.layout import Layout
+from portlint.model.ports import PRIVILEGED_CEILING
 from portlint.model.problems import Problem, at_band
 from portlint.stages.layout.services import POD, kubernetes
 

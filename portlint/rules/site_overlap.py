@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model.layout import MAX_PORT, Layout, Site
+from portlint.model.layout import Layout
+from portlint.model.ports import MAX_PORT
 from portlint.model.problems import Problem
 from portlint.model.records import Struct, field
+from portlint.model.sites import Site
 from portlint.stages.layout.services import POD, UnionFind, identity, kubernetes, same_service
 
 CODE = "PL202"

@@ -25,8 +25,9 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from portlint.config.suggest import did_you_mean
-from portlint.model.layout import Band, Layout, Selector, Site
+from portlint.model.layout import Band, Layout, Selector
 from portlint.model.problems import Problem
+from portlint.model.sites import Site
 from portlint.stages.layout.bind import files_match
 
 if TYPE_CHECKING:  # built by portlint/stages/layout/usage.py, read here

@@ -251,7 +251,7 @@ _SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
 
 def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
     """A portlint record's tag and field names; TypeError for anything else."""
-    from portlint.model.records import Struct  # here, not at the top: a replayed check (runcache) never imports msgspec
+    from msgspec import Struct  # here, not at the top: a replayed check never imports msgspec
 
     if not (isinstance(cls, type) and issubclass(cls, Struct) and cls.__module__.startswith("portlint.")):
         raise TypeError(f"not cacheable: {cls.__name__}")

@@ -33,6 +33,10 @@ NEEDLES = (
 )
 # Words asked about in any case (`holds_folded`): portlint.stages.extract.python_commands._HOT_BYTES.
 FOLDED = (b"cmd", b"command", b"script", b"subprocess", b"system", b"popen")
+# The prefilter's port tokens (portlint.stages.discover) as RE2 reads them (it has no look-behind:
+# the byte before is matched), found in the same pass as the literals (Prefilter.held);
+# tests/test_literals.py holds the two spellings together.
+RE2_PORT_TOKENS = (rb"(?:^|[^A-Za-z])port", rb"(?:^|[^A-Z])Port", rb"(?:^|[^A-Z])PORT")
 _INDEX = {needle: i for i, needle in enumerate(NEEDLES)}
 _FOLDED_INDEX = {word: len(NEEDLES) + i for i, word in enumerate(FOLDED)}
 _TOKENS_AT = len(NEEDLES) + len(FOLDED)  # the first port token's bit
@@ -60,7 +64,7 @@ def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
 
 def port_token(data: bytes, which: int | None = None) -> bool:
     """Whether the bytes hold a port token (discover.Prefilter's), or the `which`th of
-    discover.RE2_PORT_TOKENS, found in the same pass."""
+    RE2_PORT_TOKENS, found in the same pass."""
     if which is None:
         return _bits(data) >> _TOKENS_AT != 0
     return bool(_bits(data) >> (_TOKENS_AT + which) & 1)
@@ -90,11 +94,9 @@ def _bits(data: bytes) -> int:
 
 @cache
 def _matcher() -> Any:
-    """The needles, the folded words (in any case), then discover's port tokens, as one RE2 Set,
+    """The needles, the folded words (in any case), then the port tokens, as one RE2 Set,
     compiled on first use."""
     import re2
-
-    from portlint.stages.discover import RE2_PORT_TOKENS
 
     matcher = re2.Set.SearchSet(re2_options())
     for needle in NEEDLES:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from portlint.config.globs import matcher
+from portlint.model.globs import matcher
 from portlint.speed.needles import port_token
 
 if TYPE_CHECKING:
@@ -60,10 +60,6 @@ _PORT_TOKENS = (
     rb"Port(?:(?<![A-Za-z]Port)|(?<=[a-z]Port))",
     rb"PORT(?:(?<![A-Za-z]PORT)|(?<=[a-z]PORT))",
 )
-# The same tokens as RE2 reads them (it has no look-behind: the byte before is matched), for
-# the one pass that finds every literal the byte tests ask about (portlint.speed.needles, Prefilter.
-# held); tests/test_literals.py holds the two spellings together.
-RE2_PORT_TOKENS = (rb"(?:^|[^A-Za-z])port", rb"(?:^|[^A-Z])Port", rb"(?:^|[^A-Z])PORT")
 # `port` as a word of a name, as naming.words splits one (underscores, other non-alphanumerics and
 # a lower-to-upper case change): `MASTER_PORT`, `--port`, `containerPort`, `portX`, but not
 # `ports`, `portion`, `port2` or `HTTPPort`. Every port-like name holds one (naming.is_port_name):

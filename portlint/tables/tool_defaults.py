@@ -14,8 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from portlint.model.layout import Command
 from portlint.model.records import Struct, replace
+from portlint.model.sites import Command
 from portlint.speed.needles import holds
 
 # What the table's tools look like as bytes: a file without any runs none of them,

@@ -28,7 +28,6 @@ import argparse
 import contextlib
 import hashlib
 import importlib
-import os
 import random
 import sys
 import tempfile
@@ -96,8 +95,8 @@ def fuzz_extractor(kind: str, data: bytes) -> None:
 
 
 def fuzz_edits(data: bytes) -> None:
-    from portlint.stages.fix import OverlappingEdits, apply, compatible
     from portlint.model.edits import Edit, Fix
+    from portlint.stages.fix import OverlappingEdits, apply, compatible
 
     rng = random.Random(data)
     source = data[: len(data) // 2]
@@ -190,8 +189,8 @@ def _fix_loop(files: dict[str, tuple[str, bytes]]) -> None:
 
 # -- plumbing -----------------------------------------------------------------------------
 def _engine_factory() -> Callable[[], object]:
-    from portlint.config.locate import find_config
     from portlint.config.load import load_config
+    from portlint.config.locate import find_config
     from portlint.engine import Engine, Options
 
     root = Path(tempfile.mkdtemp(prefix="portlint-fuzz-"))
@@ -316,8 +315,8 @@ def main() -> int:
         NAMES = ENGINE().names
         return run_builtin(args.target, args.seconds, args.seed)
     with atheris.instrument_imports(include=["portlint"]):
-        import portlint.stages.fix  # noqa: F401
         import portlint.engine  # noqa: F401
+        import portlint.stages.fix  # noqa: F401
         for kind in KINDS:
             importlib.import_module(f"portlint.stages.extract.{kind}")
     ENGINE = _engine_factory()

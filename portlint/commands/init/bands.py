@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from portlint.config.locate import CONFIG_NAMES
-from portlint.model.layout import BASE, HIGH, LOW, Range, Site, is_port
-from portlint.model.layout import span as shown_span
+from portlint.model.ports import BASE, HIGH, LOW, is_port
+from portlint.model.ports import span as shown_span
 from portlint.model.records import Struct, field, replace
-from portlint.stages.layout.bind import ranges_and_singles
+from portlint.model.sites import Range, Site, ranges_and_singles
 from portlint.stages.layout.services import UnionFind, same_service, service_words
 
 CLUSTER_GAP = 2  # single ports at most this far apart form one band (odd worker / even head ports)

@@ -15,9 +15,9 @@ from portlint.commands.init.bands import Proposal, infer_bands
 from portlint.commands.init.copies import frozen_pairs
 from portlint.config.load import load_config
 from portlint.config.locate import CONFIG_NAMES, ConfigError, find_config
-from portlint.config.scope import DEFAULT_TEST_PATHS, in_tests, mocked
-from portlint.model.layout import Site
 from portlint.model.records import Struct, replace
+from portlint.model.scope import DEFAULT_TEST_PATHS, in_tests, mocked
+from portlint.model.sites import Site
 from portlint.stages import write as writer
 from portlint.stages.layout.services import POD, kubernetes, somebody_elses
 

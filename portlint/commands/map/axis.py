@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from portlint.model.layout import MAX_PORT, PRIVILEGED_CEILING
+from portlint.model.ports import MAX_PORT, PRIVILEGED_CEILING
 from portlint.model.records import Struct
 
 # An empty stretch's share of spare columns, against 1 + log10(ports) for an occupied one:

@@ -22,7 +22,8 @@ from portlint.commands.map import rows as maprows
 from portlint.commands.map.axis import Axis
 from portlint.commands.map.rows import BAND, DRAW_ORDER, OVERFLOW, OVERLAP, SHARED, SITE, WINDOW, WRITTEN, Picture, Row
 from portlint.commands.scan import scan
-from portlint.model.layout import PRIVILEGED_CEILING, Layout
+from portlint.model.layout import Layout
+from portlint.model.ports import PRIVILEGED_CEILING
 from portlint.model.problems import Problem
 from portlint.model.records import Struct
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 
-from portlint.model.layout import Band, Layout, Written, span
+from portlint.model.layout import Band, Layout
+from portlint.model.ports import span
 from portlint.model.problems import Problem
 from portlint.model.records import Struct
+from portlint.model.sites import Written
 from portlint.stages.layout.bind import identity
 
 # Mark kinds, in drawing order: a later kind wins a cell.

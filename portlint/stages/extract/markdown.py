@@ -25,11 +25,11 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from portlint.model.extraction import Extraction, Suppression
-from portlint.model.layout import Site
+from portlint.model.naming import NameFilter, role_of
 from portlint.model.records import replace
+from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.stages.extract import prose, suppression_in
-from portlint.stages.extract.naming import NameFilter, role_of
 
 # NAME=N, NAME="N": an identifier (dotted, for Hydra-style overrides such as
 # `cluster.master_port=1400`) or a long option; group 3 is the digits only.

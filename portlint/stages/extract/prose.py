@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from portlint.model.layout import HIGH, LOW, MAX_PORT, Site
+from portlint.model.naming import NameFilter, role_of
+from portlint.model.ports import HIGH, LOW, MAX_PORT
+from portlint.model.sites import Site
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter, role_of
 
 _NAME = re.compile(
     r"(?<![\w.$/-])(--[A-Za-z][\w-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)"

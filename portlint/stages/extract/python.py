@@ -31,20 +31,20 @@ from portlint import analysis
 from portlint.analysis import rendezvous, sockets
 from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
 from portlint.model.extraction import Extraction, Suppression
-from portlint.model.layout import Command, Site
+from portlint.model.naming import NameFilter, role_of
 from portlint.model.records import structs
+from portlint.model.sites import Command, Site
 from portlint.model.source import Source
 from portlint.speed import outline as python_outline
 from portlint.speed.needles import holds, port_token
 from portlint.stages.extract import prose, python_commands, suppression_in
-from portlint.stages.extract.naming import NameFilter, role_of
 from portlint.tables.tool_defaults import mentions_tool
 
 _ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
-# Calls whose arguments a mock takes (test scope wherever the file is: portlint.config.scope).
+# Calls whose arguments a mock takes (test scope wherever the file is: portlint.model.scope).
 _MOCK_CLASSES = frozenset(("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock",
                            "PropertyMock", "create_autospec"))
 _PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patch"))

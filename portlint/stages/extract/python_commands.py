@@ -32,12 +32,12 @@ from portlint.analysis.tree import (
     spelled_at,
     statement_holds_hot,
 )
-from portlint.model.layout import Command
+from portlint.model.naming import NameFilter, words
 from portlint.model.records import structs
+from portlint.model.sites import Command
 from portlint.model.source import Source
 from portlint.speed.needles import holds_folded, of_last
 from portlint.speed.outline import Outline
-from portlint.stages.extract.naming import NameFilter, words
 
 _COMMAND_WORDS = frozenset(("cmd", "cmds", "command", "commands", "script", "cmdline"))
 _RUNNERS = frozenset(

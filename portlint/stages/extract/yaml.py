@@ -25,10 +25,10 @@ from functools import lru_cache
 from typing import Any
 
 from portlint.model.extraction import Extraction, Suppression
-from portlint.model.layout import Site
+from portlint.model.naming import NameFilter, is_port_name, role_of
+from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.stages.extract import prose, suppression_in, template, yaml_commands
-from portlint.stages.extract.naming import NameFilter, is_port_name, role_of
 
 _MERGE_KEY = "<<"
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from portlint.model.layout import Command
+from portlint.model.naming import NameFilter
 from portlint.model.records import structs
+from portlint.model.sites import Command
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter
 
 _INVOKING_KEYS = ("command", "args")
 _SHELLS = frozenset("sh bash dash ksh zsh".split())

@@ -5,10 +5,12 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from portlint.config.globs import matcher
-from portlint.model.layout import BASE, HIGH, LOW, Band, Layout, Range, Selector, Site
+from portlint.model.globs import matcher
+from portlint.model.layout import Band, Layout, Selector
+from portlint.model.naming import range_stem
+from portlint.model.ports import BASE, HIGH, LOW
 from portlint.model.records import structs
-from portlint.stages.extract.naming import range_stem
+from portlint.model.sites import Site
 
 _INDEX = re.compile(r"\[\d+\]")
 
@@ -117,23 +119,4 @@ def identity(site: Site) -> str:
     leaf = _INDEX.sub("", range_stem(site.name)).rsplit(".", 1)[-1]
     return "name:" + leaf.lstrip("-").replace("-", "_").lower()
 
-
-def ranges_and_singles(sites: Iterable[Site]) -> tuple[list[Range], list[Site]]:
-    """Pair each low with its high sibling (same file, scope and stem); the rest stand alone."""
-    groups: dict[tuple[str, str, str], list[Site]] = defaultdict(list)
-    singles = []
-    for site in sites:
-        if site.role in (LOW, HIGH) and not site.derived:
-            groups[(site.path, site.scope, range_stem(site.name))].append(site)
-        else:
-            singles.append(site)
-    ranges = []
-    for members in groups.values():
-        lows = [s for s in members if s.role == LOW]
-        highs = [s for s in members if s.role == HIGH]
-        if len(lows) == 1 and len(highs) == 1:
-            ranges.append(Range(lows[0], highs[0]))
-        else:
-            singles += members
-    return ranges, singles
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from portlint.model.layout import Site
 from portlint.model.records import structs
+from portlint.model.sites import Site
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")

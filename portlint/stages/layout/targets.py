@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.model.layout import Layout, Site, Written
+from portlint.model.layout import Layout
 from portlint.model.problems import Problem
 from portlint.model.records import Struct
+from portlint.model.sites import Site, Written
 
 
 class Target(Struct, frozen=True):

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from types import ModuleType
 
 from portlint.config.build import DEFAULT_INCLUDE, Config
-from portlint.config.globs import matcher
 from portlint.model.frozen import FrozenPair
+from portlint.model.globs import matcher
 from portlint.model.usage import Dropped, Idle, Usage
 from portlint.stages import discover
 

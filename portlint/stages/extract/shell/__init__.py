@@ -30,8 +30,8 @@ sites.py reads the sites of each command; arithmetic.py evaluates `$((...))`.
 from __future__ import annotations
 
 from portlint.model.extraction import Extraction
+from portlint.model.naming import NameFilter
 from portlint.model.source import Source
-from portlint.stages.extract.naming import NameFilter
 from portlint.stages.extract.shell.lexer import ScanError
 from portlint.stages.extract.shell.sites import SiteReader
 

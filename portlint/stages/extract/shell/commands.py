@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from abc import abstractmethod
 
-from portlint.model.layout import Command
+from portlint.model.sites import Command
 from portlint.model.source import Source
 from portlint.stages.extract.shell.lexer import (
     DQ,

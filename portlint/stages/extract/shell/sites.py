@@ -20,10 +20,10 @@ import re
 from functools import partial
 
 from portlint.model.extraction import Suppression
-from portlint.model.layout import Site
+from portlint.model.naming import NameFilter, role_of
+from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.stages.extract import prose, suppression_in
-from portlint.stages.extract.naming import NameFilter, role_of
 from portlint.stages.extract.shell.arithmetic import evaluate
 from portlint.stages.extract.shell.commands import RESERVED, CommandReader
 from portlint.stages.extract.shell.lexer import ARITH, DQ, LIT, LITERALS, NAME_START, PARAM, Part, Word, rest

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from portlint.model.layout import BASE, HIGH, LOW, PORT
+from portlint.model.ports import BASE, HIGH, LOW, PORT
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from portlint.config.globs import matcher
+from portlint.model.globs import matcher
 
 if TYPE_CHECKING:
-    from portlint.model.layout import Site
+    from portlint.model.sites import Site
 
 # A name part that says it stands in for the real thing: `fake_server`, `FakeEngine`, `mock`, `_stub_env`.
 _FAKE = re.compile(r"_*(?:fake|mock|stub|dummy)(?:$|_|[A-Z0-9])|_*(?:Fake|Mock|Stub|Dummy)(?:$|[A-Z0-9_])")
