@@ -163,7 +163,7 @@ def _workers(size: int, rest: int = 0) -> int:
 # kind): imported before a pool forks, or each worker imports it all again (on AReaL 59
 # modules, ~0.1 s of CPU per worker), and only for the kinds there are in more than one task
 # (trl's pool has no YAML to read, and ruamel.yaml costs ~10-20 ms; _tasks). Only a cost, never
-# a result, if it falls behind: tests/test_engine_stages.py keeps it complete.
+# a result, if it falls behind: tests/engine/test_engine_stages.py keeps it complete.
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
     "": ("portlint.stages.extract", "portlint.stages.extract.prose"),
     "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",

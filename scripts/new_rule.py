@@ -3,7 +3,7 @@
 Writes, in the repository this script belongs to:
 
 * `portlint/rules/<name_of_rule>.py`: CODE, NAME, NEEDS_LAYOUT, NEEDS, the documentation
-  with the headings tests/test_registry.py checks, and a `check` that reports nothing yet;
+  with the headings tests/rules/test_registry.py checks, and a `check` that reports nothing yet;
 * the registry lines: the import and the ALL entry in portlint/rules/__init__.py, the
   code in portlint/model/codes.py, both in code order;
 * `fixtures/<CODE>-<name>/fails/` (expecting one problem of the rule) and
@@ -63,7 +63,7 @@ NEEDS: frozenset[str] = frozenset()  # facts of the layout beyond sites, bands a
 def check(layout: Layout) -> Iterator[Problem]:
     """The problems of this rule in `layout` (none until its logic is written).
 
-    Until then tests/test_fixtures.py fails at fixtures/{folder}/fails/, which
+    Until then tests/rules/test_fixtures.py fails at fixtures/{folder}/fails/, which
     expects the problem this rule exists to report.
     """
     yield from ()

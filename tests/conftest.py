@@ -1,6 +1,6 @@
 """Suite-wide settings and fixtures.
 
-The content cache stays off unless a test turns it on (tests/test_cache.py does,
+The content cache stays off unless a test turns it on (tests/speed/test_cache.py does,
 and runs every fixture case cold and warm): a test comparing a repository's
 files before and after a run then sees only the files portlint checks and fixes.
 """

@@ -35,7 +35,7 @@ def validate(data: dict[str, Any]) -> None:
 
 
 def compiled_accepts(data: Any) -> bool:
-    """What the compiled schema accepts, jsonschema accepts (tests/test_config_schema.py checks
+    """What the compiled schema accepts, jsonschema accepts (tests/config/test_config_schema.py checks
     it); what it refuses goes to jsonschema, so a difference between the two costs time, never
     a verdict. (It takes a tuple for an array where jsonschema does not; config data, read
     from YAML or TOML, never holds one.)"""

@@ -1,5 +1,5 @@
 # schema.json compiled to Python by fastjsonschema.compile_to_code: do not edit.
-# `PORTLINT_UPDATE_FIXTURES=1 pytest tests/test_config_schema.py` makes it again.
+# `PORTLINT_UPDATE_FIXTURES=1 pytest tests/config/test_config_schema.py` makes it again.
 # schema.json sha256: 3cd4ba1dbb24719d191e044ca4cea7c9af92c4be418388287f87f0ba5e171f90
 VERSION = "2.22.3"
 from decimal import Decimal

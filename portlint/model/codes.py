@@ -1,7 +1,7 @@
 """The codes of `portlint check`'s rules, known without importing a rule.
 
 The config reads them to refuse a `per_file_ignores` code that names no rule (a typo
-would ignore nothing). portlint/rules/__init__.py is the registry; tests/test_registry.py
+would ignore nothing). portlint/rules/__init__.py is the registry; tests/rules/test_registry.py
 checks that this list is its codes, in its order, so a new rule is added to both.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ expression anchored where a part starts. Importing pathspec costs ~14 ms of a ch
 machine, more than listing a repository: its backends are dataclasses, whose
 methods are compiled when it is imported. A pattern of any other shape (a
 slash inside, `?`, `[...]`, a negation, an escape, a comment) goes to pathspec.
-tests/test_globs.py checks that both agree on every default and on paths of
+tests/model/test_globs.py checks that both agree on every default and on paths of
 every shape the simple patterns can meet.
 """
 from __future__ import annotations

@@ -17,7 +17,7 @@ from functools import cache, wraps
 from typing import Any, TypeVar
 
 # Every literal a byte test asks about, by the test that asks (`holds` answers for any other
-# literal too, by a pass of its own: tests/test_literals.py keeps this list complete).
+# literal too, by a pass of its own: tests/speed/test_literals.py keeps this list complete).
 NEEDLES = (
     # portlint.analysis.sockets.uses_sockets
     b"socket",
@@ -35,7 +35,7 @@ NEEDLES = (
 FOLDED = (b"cmd", b"command", b"script", b"subprocess", b"system", b"popen")
 # The prefilter's port tokens (portlint.stages.discover) as RE2 reads them (it has no look-behind:
 # the byte before is matched), found in the same pass as the literals (Prefilter.held);
-# tests/test_literals.py holds the two spellings together.
+# tests/speed/test_literals.py holds the two spellings together.
 RE2_PORT_TOKENS = (rb"(?:^|[^A-Za-z])port", rb"(?:^|[^A-Z])Port", rb"(?:^|[^A-Z])PORT")
 _INDEX = {needle: i for i, needle in enumerate(NEEDLES)}
 _FOLDED_INDEX = {word: len(NEEDLES) + i for i, word in enumerate(FOLDED)}

@@ -21,7 +21,7 @@ from portlint.speed.needles import holds
 # What the table's tools look like as bytes: a file without any runs none of them,
 # whatever its port tokens say (`ray start` with no port option at all). Literal
 # tests first (portlint.speed.needles: one pass for all); the regex only where "start" occurs.
-# tests/test_tool_defaults.py keeps this in step with the table.
+# tests/rules/test_tool_defaults.py keeps this in step with the table.
 _NEEDLES = (b"rayStartParams", b"torchrun", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR")
 _RAY_START = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b")
 # `"$RAY_BIN" start`, `${RAY} start`: a program held in a variable (resolved by `programs_resolved`).
@@ -157,7 +157,7 @@ def load() -> tuple[Tool, ...]:
 
 def table() -> dict[str, Any]:
     """The packaged table as data: `tool_defaults.json`, generated from `tool_defaults.yaml`
-    (the source, with its comments; tests/test_tool_defaults.py keeps them equal and
+    (the source, with its comments; tests/rules/test_tool_defaults.py keeps them equal and
     regenerates the JSON with PORTLINT_UPDATE_FIXTURES=1). Parsing the YAML cost ~25 ms of
     every check that reads a command."""
     import json

@@ -1,0 +1,336 @@
+"""`portlint init`: a starter config that validates and, on the unchanged repository, reports only real problems."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import copy_repo
+
+from portlint.cli import main
+from portlint.commands.init.bands import group_name
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
+from portlint.model.sites import Site
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+DEMO = FIXTURES / "demo"
+CLEAN = FIXTURES / "init" / "clean-service" / "repo"
+
+# What the demo plants (README, fixtures/demo/.portlint.yaml): drifted copies of the layout's values.
+PLANTED = {
+    ("examples/configs/evals/eval.yaml", 56, "PL301"),  # gym 25000-25999 where every other file says 5000-5999
+    ("examples/configs/evals/eval.yaml", 57, "PL301"),
+    ("examples/configs/sft.yaml", 93, "PL301"),  # master 1500 where every other file says 1400
+    ("nemo_rl/distributed/ports.py", 40, "PL301"),  # generation up to 5499 where the configs say 4999
+    ("examples/configs/evals/eval.yaml", 20, "PL202"),  # ... which runs into gym (one problem, at the group's first site)
+}
+
+
+def _repository(source: Path, target: Path, git: bool = True) -> Path:
+    copy_repo(source, target)
+    (target / ".portlint.yaml").unlink(missing_ok=True)
+    if git:
+        subprocess.run(["git", "init", "-q", str(target)], check=True)
+    return target
+
+
+def _problems(capsys: pytest.CaptureFixture[str], *args: str) -> list[dict]:
+    capsys.readouterr()
+    main(["--output-format", "json", *args])
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture
+def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    repo = _repository(DEMO, tmp_path / "demo")
+    monkeypatch.chdir(repo)
+    return repo
+
+
+def test_on_the_demo_the_starter_config_names_the_planted_disagreements_and_keeps_todays_values(
+    demo: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["init"]) == 0
+    assert "Wrote .portlint.yaml:" in capsys.readouterr().out
+    problems = _problems(capsys)
+    # The planted drifts are disagreements among production sites: init picks no winner (no PL301),
+    # it splits the band and says so for a person; generation's 3000-5499 still runs into gym
+    # (PL201 for the bands, PL202 for the sites: one service, generation, against gym).
+    assert sorted((p["code"], p["message"].split(":")[1].split(";")[0]) for p in problems) == [
+        ("PL201", " generation-2 (3000-5499, line 65), gym (5000-5999, line 74)"),
+        ("PL201", " sandbox (6000-6999, line 84), tensorboard (6006, line 91)"),
+        ("PL202", " generation.port_range_* 3000-4999 (band generation) at examples/configs/evals/eval.yaml"),
+    ]
+    text = (demo / ".portlint.yaml").read_text()
+    for said in (
+        "# production sites disagree: gym 5000-5999 in examples/configs/grpo_math_1B.yaml, "
+        "nemo_rl/distributed/ports.py; gym-2 25000-25999 in examples/configs/evals/eval.yaml; a person decides",
+        "# production sites disagree: master 1400-1999 in examples/configs/grpo_math_1B.yaml, "
+        "nemo_rl/distributed/ports.py; master-2 1500-1999 in examples/configs/sft.yaml; a person decides",
+        "# production sites disagree: generation 3000-4999 in examples/configs/evals/eval.yaml, "
+        "examples/configs/grpo_math_1B.yaml; generation-2 3000-5499 in nemo_rl/distributed/ports.py; a person decides",
+    ):
+        assert said in text
+    bands = load_config(demo / ".portlint.yaml", demo).bands
+    assert "\n    privileged: true" not in text and all(band.inferred for band in bands)
+    assert main(["--fix"]) == 1 and (demo / "examples/configs/evals/eval.yaml").read_bytes() == (
+        DEMO / "examples/configs/evals/eval.yaml").read_bytes()  # nothing inferred is a safe fix
+
+
+def test_the_starter_config_validates_and_names_its_bands_from_the_keys(demo: Path) -> None:
+    main(["init"])
+    config = load_config(find_config(demo), demo)
+    bands = {band.name: band for band in config.bands}
+    master = bands["master"]
+    assert (master.low, master.high) == (1400, 1999)
+    assert {s.name for s in master.sites} == {
+        "cluster.master_port_range_low", "cluster.master_port_range_high",
+        "DEFAULT_MASTER_PORT_RANGE_LOW", "DEFAULT_MASTER_PORT_RANGE_HIGH",
+    }
+    assert (bands["gym"].low, bands["gym"].high) == (5000, 5999)
+    assert (bands["generation"].low, bands["generation"].high) == (3000, 4999)
+    assert (bands["worker"].low, bands["worker"].high) == (2000, 2999)
+    ray = next(band for band in config.bands if dict(band.ports).get("NODE_MANAGER_PORT") == 1301)
+    assert (ray.low, ray.high) == (1301, 1312)  # the head's `+ 1` ports are inside
+    assert dict(ray.ports)["DASHBOARD_AGENT_LISTEN_PORT"] == 1311
+    assert config.ephemeral_floor == 32768
+    assert [(spec.copies, spec.sources) for spec in config.frozen] == [
+        ("tests/unit/reference_configs/grpo_math_1B.yaml", ("examples/configs/grpo_math_1B.yaml",)),
+    ]
+
+
+def test_the_floor_given_to_init_is_written_and_used(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["init", "--ephemeral-floor", "9000"]) == 0
+    assert load_config(find_config(demo), demo).ephemeral_floor == 9000
+    found = {(p["path"], p["line"], p["code"]) for p in _problems(capsys)}
+    assert ("examples/configs/evals/eval.yaml", 56, "PL101") in found
+
+
+def test_on_a_clean_repository_the_starter_config_reports_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(CLEAN, tmp_path / "clean")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    assert main([]) == 0
+    assert capsys.readouterr().out.endswith("All checks passed!\n")
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert main(["--fix", "--unsafe-fixes"]) == 0
+    assert before == {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    config = load_config(find_config(repo), repo)
+    assert [(spec.copies, spec.sources) for spec in config.frozen] == [
+        ("tests/reference_configs/serve.yaml", ("configs/serve.yaml",)),
+    ]
+
+
+def test_neither_a_port_only_dialled_nor_a_mock_makes_a_band_and_a_client_of_a_server_here_keeps_its_band(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # speech/asr.py: the default port of an ASR server that runs elsewhere (only a gRPC channel reads
+    # it); serving/client.py: the client's default for the server serving/server.py runs on --port;
+    # serving/dry_run.py: values given to mocks and a fake, in a production-path file.
+    repo = _repository(FIXTURES / "init" / "clients-and-mocks" / "repo", tmp_path / "clients")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    config = load_config(find_config(repo), repo)
+    assert [(band.name, band.low, band.high, sorted(s.name for s in band.sites)) for band in config.bands] == [
+        ("model-client", 5000, 5000, ["--port", "ModelClient.__init__.port"]),
+    ]
+    assert _problems(capsys) == []  # neither PL101 (50051 is the ASR server's) nor PL302 (no band claims it)
+
+
+def test_a_range_over_every_port_makes_no_band(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # cloud/rules.py: a firewall rule's port_min=1 / port_max=65535 ("any port") beside a dashboard port.
+    repo = _repository(FIXTURES / "PL101-ephemeral-overlap" / "firewall-range-over-every-port-passes" / "repo",
+                       tmp_path / "firewall")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    config = load_config(find_config(repo), repo)
+    assert [(band.name, band.low, band.high) for band in config.bands] == [("dashboard", 8265, 8265)]
+
+
+def test_init_force_keeps_the_test_paths_of_the_config_it_replaces_and_learns_nothing_from_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(FIXTURES / "init" / "clients-and-mocks" / "repo", tmp_path / "kept")
+    (repo / "e2e").mkdir()
+    (repo / "e2e" / "smoke.py").write_text("SMOKE_SERVER_PORT = 7777\n")
+    (repo / ".portlint.yaml").write_text("ephemeral_floor: 32768\ntest_paths: [e2e/, tests/]\n")
+    monkeypatch.chdir(repo)
+    assert main(["init", "--force"]) == 0
+    config = load_config(find_config(repo), repo)
+    assert config.test_paths == ("e2e/", "tests/")
+    assert [band.name for band in config.bands] == ["model-client"]  # nothing from e2e/smoke.py's 7777
+    assert _problems(capsys) == []
+
+
+def test_a_stale_frozen_copy_is_caught_by_the_starter_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(CLEAN, tmp_path / "clean")
+    monkeypatch.chdir(repo)
+    main(["init"])
+    source = repo / "configs" / "serve.yaml"
+    source.write_text(source.read_text().replace("metrics_port: 9400", "metrics_port: 9401"))
+    found = {(p["path"], p["code"]) for p in _problems(capsys)}
+    assert ("tests/reference_configs/serve.yaml", "PL401") in found
+
+
+def test_init_refuses_to_replace_a_config_without_force(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (demo / ".portlint.yaml").write_text("# mine\n")
+    assert main(["init"]) == 2
+    assert "a config already exists; pass --force" in capsys.readouterr().err
+    assert (demo / ".portlint.yaml").read_text() == "# mine\n"
+    assert main(["init", "--force"]) == 0
+    assert "bands:" in (demo / ".portlint.yaml").read_text()
+
+
+def test_init_refuses_when_pyproject_configures_portlint(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (demo / "pyproject.toml").write_text("[tool.portlint]\nephemeral_floor = 9000\n")
+    assert main(["init"]) == 2
+    assert "pyproject.toml [tool.portlint]: a config already exists" in capsys.readouterr().err
+    assert not (demo / ".portlint.yaml").exists()
+
+
+def test_init_from_a_subdirectory_writes_at_the_repository_root(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(demo / "examples" / "configs")
+    assert main(["init"]) == 0
+    assert (demo / ".portlint.yaml").is_file() and not (demo / "examples" / "configs" / ".portlint.yaml").exists()
+
+
+# How bands are inferred, on tiny repositories
+
+
+def _site(name: str, path: str = "a.yaml") -> Site:
+    return Site(path, 1, 1, 0, 1, "yaml", name, 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "band"),
+    [
+        ("cluster.master_port_range_low", "master"),
+        ("DEFAULT_MASTER_PORT_RANGE_HIGH", "master"),
+        ("env.gym.port_range_low", "gym"),
+        ("--min-worker-port", "worker"),
+        ("containerPort", "container"),
+        ("servers[1].port", "servers-1"),
+        ("SANDBOX_UWSGI_BASE_PORT", "sandbox-uwsgi"),
+    ],
+)
+def test_a_band_is_named_after_what_the_key_says(name: str, band: str) -> None:
+    assert group_name(_site(name)) == (band, False)
+
+
+def test_a_name_that_says_nothing_is_named_after_its_file() -> None:
+    assert group_name(_site("base_port", "pkg/virtual_cluster.py")) == ("virtual-cluster-base-port", True)
+
+
+def _init_and_check(repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    load_config(repo / ".portlint.yaml", repo)  # validates
+    return _problems(capsys)
+
+
+def test_two_names_on_one_port_stay_two_bands_and_the_collision_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "svc.yaml").write_text("prometheus:\n  port: 9090\ngrafana:\n  port: 9090\n")
+    problems = _init_and_check(tmp_path, monkeypatch, capsys)
+    assert sorted(p["code"] for p in problems) == ["PL201", "PL202"]  # the bands, and the sites, collide
+    assert all("grafana" in p["message"] and "prometheus" in p["message"] for p in problems)
+
+
+def test_one_name_with_two_values_and_no_majority_is_two_bands_pinned_to_their_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "a.yaml").write_text("server:\n  port: 8000\n")
+    (tmp_path / "b.yaml").write_text("server:\n  port: 8100\n")
+    assert _init_and_check(tmp_path, monkeypatch, capsys) == []
+    text = (tmp_path / ".portlint.yaml").read_text()
+    assert "{name: server.port, files: a.yaml}" in text and "{name: server.port, files: b.yaml}" in text
+
+
+def test_ports_a_step_apart_with_their_derived_neighbours_form_one_band(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "run.sh").write_text(
+        "#!/bin/bash\nA_PORT=${A_PORT:-1301}\nB_PORT=${B_PORT:-1303}\n"
+        "serve --a-port=$((${A_PORT} + 1)) --b-port=$((${B_PORT} + 1))\n"
+    )
+    assert _init_and_check(tmp_path, monkeypatch, capsys) == []
+    [band] = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
+    assert (band.low, band.high, band.ports) == (1301, 1304, (("A_PORT", 1301), ("B_PORT", 1303)))
+
+
+def test_a_listening_privileged_port_is_a_band_never_marked_privileged_and_odd_names_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "web.yaml").write_text("nginx:\n  listen_port: 80\nservers:\n  - port: 8443\n  - port: 8543\n")
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nexec serve --dashboard-port 8265\n")
+    problems = _init_and_check(tmp_path, monkeypatch, capsys)
+    assert [(p["code"], p["message"]) for p in problems] == [
+        ("PL103", "band listen starts at 80, below 1024, without privileged: true"),  # a person says it may
+        ("PL103", "nginx.listen_port=80 is a privileged port (below 1024)"),
+    ]
+    bands = {b.name: b for b in load_config(tmp_path / ".portlint.yaml", tmp_path).bands}
+    assert not bands["listen"].privileged
+    assert [s.name for s in bands["dashboard"].sites] == ["--dashboard-port"]
+    assert [s.name for s in bands["servers-0"].sites] == ["servers[0].port"]
+
+
+def test_near_identical_files_of_one_name_become_a_frozen_pair_copy_under_tests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    body = "".join(f"key_{i}: value {i}\n" for i in range(30)) + "server:\n  port: 8000\n"
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "job.yaml").write_text("# the example config\n" + body)
+    (tmp_path / "tests" / "snapshots").mkdir(parents=True)
+    (tmp_path / "tests" / "snapshots" / "job.yaml").write_text(body.replace("value 3\n", "value three\n"))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "job.yaml").write_text("server:\n  port: 8000\n")  # same name, different content
+    assert _init_and_check(tmp_path, monkeypatch, capsys) == []
+    frozen = load_config(tmp_path / ".portlint.yaml", tmp_path).frozen
+    assert [(spec.copies, spec.sources) for spec in frozen] == [("tests/snapshots/job.yaml", ("configs/job.yaml",))]
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+def test_one_service_under_many_names_is_one_band_learned_from_production_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    _write(tmp_path, {
+        "skills/sandbox.py": 'import os\n\n\nclass Sandbox:\n'
+                             '    def __init__(self, port: str = os.getenv("NEMO_SKILLS_SANDBOX_PORT", "6000")):\n'
+                             '        self.port = port\n',
+        "skills/local_sandbox/local_sandbox_server.py": "app.run(port=6000)\n",
+        "skills/pipeline/eval.py": "def f(r):\n    return dict(sandbox_port=None if r else 6000)\n",
+        "skills/proxy.py": "def serve(port: int = 0):\n    pass\n",
+        "tests/test_sandbox.py": "MASTER_PORT = 7777\n",
+        "deploy/svc.yaml": "apiVersion: v1\nkind: Service\nspec:\n  ports:\n    - port: 80\n      targetPort: 8080\n",
+        "net/probe.py": 'def gethostip(probe_port=80):\n    pass\n',
+    })
+    problems = _init_and_check(tmp_path, monkeypatch, capsys)
+    assert problems == []
+    [band] = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
+    assert (band.name, band.low, band.high, band.inferred) == ("sandbox", 6000, 6000, True)
+    assert sorted((s.name, s.files) for s in band.sites) == [
+        ("NEMO_SKILLS_SANDBOX_PORT", ()), ("port", ("skills/local_sandbox/local_sandbox_server.py",)), ("sandbox_port", ()),
+    ]
+
+
+def test_names_that_write_one_port_only_apart_share_a_band_with_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    _write(tmp_path, {"a/strategy.py": "VLLM_PORT_START = 20000\n", "b/router.py": "make(listener_port=20000)\n"})
+    assert _init_and_check(tmp_path, monkeypatch, capsys) == []
+    text = (tmp_path / ".portlint.yaml").read_text()
+    assert "  # names that write this port only in different places, taken for one service" in text
+    [band] = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
+    assert [s.name for s in band.sites] == ["VLLM_PORT_START", "listener_port"]

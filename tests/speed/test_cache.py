@@ -1,0 +1,310 @@
+"""The content cache (.portlint_cache/): hits give the same output, bad entries are ignored and rewritten,
+an unwritable cache is a note, and a change of portlint or of the config's names misses."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import copy_repo
+from installed import PORTLINT
+
+from portlint import engine
+from portlint.cli import main
+from portlint.config.load import load_config
+from portlint.config.locate import find_config
+from portlint.engine import Engine, Options
+from portlint.speed import cache
+
+DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+
+
+FIXTURES = DEMO.parent
+CASES = sorted(p for p in FIXTURES.glob("PL*/*/repo") if p.is_dir())
+
+
+@pytest.fixture(autouse=True)
+def cache_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite turns the cache off (tests/conftest.py); these tests are about it."""
+    monkeypatch.delenv("PORTLINT_NO_CACHE", raising=False)
+
+
+@pytest.fixture
+def extracted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the per-file stage computed (not taken from the cache), in order: in this
+    process, which does every one (no pool: a worker's calls would not be counted here)."""
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    calls: list[str] = []
+    real = engine.extract_file
+
+    def counting(path: str, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "extract_file", counting)
+    return calls
+
+
+def _run(root: Path, **options: object) -> engine.Outcome:
+    config = load_config(find_config(root), root)
+    return Engine(config, Options(cache=True, **options)).run()  # type: ignore[arg-type]
+
+
+def _index(root: Path) -> Path:
+    (found,) = (p for p in (root / cache.DIRECTORY).glob("*/*") if not p.name.startswith("run-"))  # a CLI run's entry
+    return found
+
+
+def _cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+    return subprocess.run([PORTLINT, "check", *args], cwd=root, capture_output=True, text=True, env=env)
+
+
+def test_a_warm_run_computes_nothing_and_reports_the_same(demo: Path, extracted: list[str]) -> None:
+    cold = _run(demo)
+    assert extracted and (demo / cache.DIRECTORY / ".gitignore").read_text().splitlines()[-1] == "*"
+    extracted.clear()
+    warm = _run(demo)
+    assert extracted == []
+    assert warm.problems == cold.problems and warm.notes == cold.notes
+    assert warm.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+
+
+@pytest.mark.slow
+def test_the_cli_output_is_the_same_cold_warm_and_without_the_cache(demo: Path) -> None:
+    cold = _cli(demo, "--output-format", "json")
+    assert (demo / cache.DIRECTORY).is_dir()
+    warm = _cli(demo, "--output-format", "json")
+    uncached = _cli(demo, "--output-format", "json", "--no-cache")
+    assert cold.returncode == warm.returncode == uncached.returncode == 1
+    assert cold.stdout == warm.stdout == uncached.stdout and json.loads(cold.stdout)
+    assert cold.stderr == warm.stderr == uncached.stderr
+
+
+def test_only_a_changed_file_is_extracted_again(demo: Path, extracted: list[str]) -> None:
+    _run(demo)
+    script = demo / "ray.sub"
+    script.write_bytes(script.read_bytes() + b"\n# one more line\n")
+    extracted.clear()
+    again = _run(demo)
+    assert extracted == ["ray.sub"]
+    assert again.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+
+
+def test_the_suites_copies_of_a_fixture_leave_the_cache_of_a_run_in_it_behind(tmp_path: Path) -> None:
+    """The README's first command, `portlint fixtures/demo`, leaves a cache in the fixture; a copy
+    that carried it held a second index, and the test below failed after that command."""
+    fixture = tmp_path / "fixture"
+    copy_repo(DEMO, fixture)
+    assert _cli(fixture).returncode == 1 and (fixture / cache.DIRECTORY).is_dir()
+    copy = tmp_path / "copy"
+    copy_repo(fixture, copy)
+    assert not (copy / cache.DIRECTORY).exists()
+    _run(copy)
+    assert _index(copy).is_file()  # the one index of this run
+
+
+def test_a_corrupt_index_is_ignored_and_rewritten(demo: Path, extracted: list[str]) -> None:
+    expected = _run(demo).problems
+    index = _index(demo)
+    index.write_bytes(b'{"format": 1, "salt": "\x00 not json')
+    extracted.clear()
+    assert _run(demo).problems == expected
+    assert extracted  # computed again
+    assert json.loads(index.read_bytes())["files"]  # and rewritten whole
+    extracted.clear()
+    assert _run(demo).problems == expected and extracted == []
+
+
+def test_a_foreign_entry_is_ignored_and_never_runs_code(demo: Path, extracted: list[str], tmp_path: Path) -> None:
+    expected = _run(demo).problems
+    index = _index(demo)
+    stored = json.loads(index.read_bytes())
+    marker = tmp_path / "ran"
+    path, (key, _) = next(iter(stored["files"].items()))
+    stored["files"][path] = [key, ["@os:system", f"touch {marker}"]]  # not a portlint dataclass
+    other, (other_key, _) = list(stored["files"].items())[1]
+    stored["files"][other] = [other_key, ["@portlint.model:Site", 1, 2]]  # a portlint class, wrong fields
+    index.write_text(json.dumps(stored))
+    extracted.clear()
+    assert _run(demo).problems == expected
+    assert sorted(extracted) == sorted([path, other]) and not marker.exists()
+    rewritten = json.loads(index.read_bytes())["files"]
+    assert rewritten[path][1][0] != "@os:system"
+
+
+def test_a_cache_that_cannot_be_written_is_a_note_and_the_run_goes_on(demo: Path) -> None:
+    (demo / cache.DIRECTORY).write_text("a file where the cache directory would be\n")
+    uncached = _cli(demo, "--no-cache")
+    result = _cli(demo)
+    assert result.returncode == uncached.returncode == 1
+    assert result.stdout == uncached.stdout
+    (note,) = [line for line in result.stderr.splitlines() if line not in uncached.stderr.splitlines()]
+    assert note.startswith("portlint: .portlint_cache: not written (") and note.endswith("); the run went on without the cache")
+
+
+def test_a_new_portlint_or_new_names_miss(demo: Path, extracted: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _run(demo)
+    count = len(extracted)
+    extracted.clear()
+    monkeypatch.setattr(cache, "__version__", "99.0")
+    _run(demo)
+    assert len(extracted) == count
+    extracted.clear()
+    monkeypatch.setattr(cache, "_SOURCE_HASH", "edited")  # portlint's own source changed
+    _run(demo)
+    assert len(extracted) == count
+    assert cache.salt(["a"]) != cache.salt(["b"]) != cache.salt([])  # the config's selector names
+
+
+@pytest.mark.slow
+def test_no_cache_and_the_environment_variable_write_nothing(demo: Path) -> None:
+    assert _cli(demo, "--no-cache").returncode == 1
+    assert not (demo / cache.DIRECTORY).exists()
+    env_run = subprocess.run([PORTLINT, "check"], cwd=demo, capture_output=True, text=True,
+                             env={**os.environ, "PORTLINT_NO_CACHE": "1"})
+    assert env_run.returncode == 1 and not (demo / cache.DIRECTORY).exists()
+    assert Engine(load_config(find_config(demo), demo), Options()).run().problems  # the library default: no cache
+    assert not (demo / cache.DIRECTORY).exists()
+
+
+def test_clean_removes_the_cache(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _cli(demo)
+    assert (demo / cache.DIRECTORY).is_dir()
+    assert main(["clean"]) == 0
+    assert not (demo / cache.DIRECTORY).exists()
+    assert main(["clean"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["Removed .portlint_cache", "No cache at .portlint_cache"]
+
+
+def test_the_cache_is_invisible_to_git(demo: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=demo, check=True)
+    _cli(demo)
+    assert (demo / cache.DIRECTORY).is_dir()
+    listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=demo,
+                            capture_output=True, text=True, check=True).stdout
+    assert cache.DIRECTORY not in listed
+
+
+def test_after_a_fix_the_cache_holds_the_fixed_files(demo: Path, extracted: list[str]) -> None:
+    fixed = _run(demo, fix=True)
+    assert fixed.changed
+    extracted.clear()
+    after = _run(demo)
+    assert extracted == []  # every file as written is cached
+    assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+
+
+def test_a_diff_run_caches_the_files_as_they_are_on_disk(demo: Path, extracted: list[str]) -> None:
+    diff = _run(demo, fix=True, write=False)
+    assert diff.changed
+    extracted.clear()
+    after = _run(demo)
+    assert extracted == []
+    assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+
+
+@pytest.mark.slow
+def test_concurrent_runs_leave_a_whole_index(demo: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+    runs = [subprocess.Popen([PORTLINT, "check", "-q"], cwd=demo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            for _ in range(4)]
+    outputs = {run.communicate()[0] for run in runs}
+    assert len(outputs) == 1
+    assert json.loads(_index(demo).read_bytes())["files"]
+    assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
+
+
+def test_the_codec_round_trips_every_result_shape() -> None:
+    from portlint.model.extraction import Extraction, Suppression
+    from portlint.model.frozen import Scalar, Tree
+    from portlint.model.sites import Command, Site
+
+    site = Site("a.yaml", 1, 2, 3, 7, "yaml", "x.port", 8080, aliases=("y",))
+    tree = Tree({"x.port": Scalar("a.yaml", 1, 2, 3, 7, "8080", "")}, {"x": (1, 1)}, frozenset({"x"}), ("a.yaml",))
+    value = (Extraction((site,), (Suppression(1, 1, ("PL101",), 0, 5),), commands=(Command("a.sh", 1, 1, ("ray",)),)),
+             (tree, ["base.yaml"]))
+    assert cache.decode(json.loads(json.dumps(cache.encode(value)))) == value
+    with pytest.raises(TypeError):
+        cache.encode(object())
+
+
+@pytest.mark.slow
+def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Path, extracted: list[str]) -> None:
+    """Each case's repository, all rules on: the cache changes nothing anywhere."""
+    for number, case in enumerate(CASES):
+        root = tmp_path / str(number)
+        copy_repo(case, root, symlinks=True)
+        config = load_config(find_config(root), root)
+        uncached = Engine(config, Options()).run()
+        extracted.clear()
+        cold = Engine(config, Options(cache=True)).run()
+        extracted.clear()
+        warm = Engine(config, Options(cache=True)).run()
+        where = case.parent.relative_to(FIXTURES)
+        assert cold.problems == uncached.problems and warm.problems == uncached.problems, where
+        assert warm.notes == uncached.notes, where
+        assert extracted == [], where  # everything computed cold was kept
+
+
+def test_a_cold_check_writes_its_index_without_importing_tempfile(demo: Path) -> None:
+    """The index goes through a temporary named by process and time, created only if new; a serial
+    check that writes it never imports tempfile (with shutil and random, ~4 ms)."""
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+    program = ("import sys\nfrom portlint.cli import main\ncode = main(['check', '--exit-zero', '-q'])\n"
+               "print('tempfile' in sys.modules, code)\n")
+    run = subprocess.run([sys.executable, "-c", program], cwd=demo, capture_output=True, text=True,
+                         env={**env, "PORTLINT_WORKERS": "1"})
+    assert run.stdout.split()[-2:] == ["False", "0"], run.stdout + run.stderr
+    assert json.loads(_index(demo).read_bytes())["files"]
+    assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
+    assert (demo / cache.DIRECTORY / ".gitignore").read_bytes() == b"# Automatically created by portlint.\n*\n"
+
+
+def test_the_index_is_json_msgspec_writes_and_json_where_a_path_is_not_utf8() -> None:
+    """msgspec writes the index (what json reads back the same); a path git gave as surrogates
+    (a file name that is not UTF-8) makes json write it, escaped, as before."""
+    result = cache.encode(engine.Extraction(sites=(), suppressions=()))
+    index = {"format": cache.FORMAT, "salt": "s", "files": {"a/b.py": ["k:python:0", result], "é.md": ["k", None]},
+             "decisions": {"c.yaml": ["d:yaml", False]}}
+    written = cache._encoded(index)
+    assert json.loads(written) == index and written != json.dumps(index, separators=(",", ":")).encode()  # UTF-8, unescaped
+    index["files"]["\udce9.py"] = ["k", None]
+    assert cache._encoded(index) == json.dumps(index, separators=(",", ":")).encode()
+    assert json.loads(cache._encoded(index)) == index
+
+
+def test_portlints_fingerprint_is_its_files_paths_sizes_and_times(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Editing, adding, moving or touching a .py/.json/.yaml file of the package changes it; what is
+    under __pycache__ or of another kind does not."""
+    package = tmp_path / "fingerprinted"
+    (package / "sub").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "a.py").write_text("A = 1\n")
+    (package / "table.json").write_text("{}\n")
+    (package / "notes.txt").write_text("x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cache, "_PACKAGES", ("fingerprinted",))
+
+    def fingerprint() -> str:
+        monkeypatch.setattr(cache, "_SOURCE_HASH", None)
+        return cache._source_hash()
+
+    first = fingerprint()
+    assert fingerprint() == first
+    (package / "notes.txt").write_text("changed\n")
+    (package / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    assert fingerprint() == first
+    seen = {first}
+    for change in (lambda: (package / "sub" / "a.py").write_text("A = 22\n"),
+                   lambda: os.utime(package / "table.json", ns=(1, 1)),
+                   lambda: (package / "sub" / "b.yaml").write_text("k: v\n"),
+                   lambda: (package / "sub" / "b.yaml").rename(package / "b.yaml")):
+        change()
+        now = fingerprint()
+        assert now not in seen
+        seen.add(now)
