@@ -169,9 +169,9 @@ PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
     "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",
              "portlint.stages.extract.shell", "ruamel.yaml", "ruamel.yaml.cyaml"),
     "python": ("portlint.stages.extract.python", "portlint.stages.extract.python_commands", "portlint.speed.outline",
-               "portlint.stages.extract.shell", "portlint.analysis.calls", "portlint.analysis.expressions",
-               "portlint.analysis.flow", "portlint.analysis.imports", "portlint.analysis.messages",
-               "portlint.analysis.module", "portlint.analysis.values"),
+               "portlint.stages.extract.shell", "portlint.analysis.sockets.calls", "portlint.analysis.sockets.expressions",
+               "portlint.analysis.sockets.flow", "portlint.analysis.sockets.imports", "portlint.analysis.sockets.describe",
+               "portlint.analysis.sockets.module", "portlint.analysis.sockets.values"),
     "shell": ("portlint.stages.extract.shell",),
     "markdown": ("portlint.stages.extract.markdown",),
 }

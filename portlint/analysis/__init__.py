@@ -1,14 +1,16 @@
-"""Code analyses the code-pattern rules share: sockets released before their port is used (PL601/PL602,
-sockets.py) and process groups or engines started per iteration on one fixed port (PL604, rendezvous.py).
+"""Code analyses the code-pattern rules read: sockets released before their port is handed on
+(PL601/PL602, sockets/) and listeners started per iteration on one fixed port (PL604, rendezvous.py).
 
-Both run on the `ast` tree the Python extractor built, once per file, and give plain findings
-(`Finding`: positions, code, message) that the extraction carries to the rules.
+Both run on the `ast` tree the Python extractor built, once per file, and describe what they find
+as plain records (model.extraction: `PortHandOff`, `RepeatedStart`) that the extraction carries to
+the rules, which judge them and word the problems.
 """
 from __future__ import annotations
 
 import ast
 
 from portlint.analysis import rendezvous, sockets
+from portlint.model.extraction import Facts
 
 
 def worth_reading(data: bytes) -> bool:
@@ -16,7 +18,7 @@ def worth_reading(data: bytes) -> bool:
     return sockets.uses_sockets(data) or rendezvous.worth_reading(data)
 
 
-def facts(data: bytes, tree: ast.Module) -> sockets.Facts:
-    """Every PL601/PL602/PL604 finding of one parsed Python file, and the summaries it exports."""
-    found = sockets.analyse(data, tree) if sockets.uses_sockets(data) else sockets.Facts()
-    return sockets.Facts(found.findings + rendezvous.findings(data, tree), found.exports)
+def facts(data: bytes, tree: ast.Module) -> Facts:
+    """What the analyses find in one parsed Python file, and the summaries it exports."""
+    found = sockets.analyse(data, tree) if sockets.uses_sockets(data) else Facts()
+    return Facts(found.handoffs, rendezvous.starts(data, tree), found.exports)

@@ -20,9 +20,10 @@ EADDRINUSE. A port that changes per iteration (not a literal) is not fixed.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from portlint.analysis.tree import (
     FUNCTIONS,
@@ -36,11 +37,10 @@ from portlint.analysis.tree import (
     searchable,
     spelling,
 )
-from portlint.model.extraction import Finding  # one finding type for every code analysis
+from portlint.model.extraction import RepeatedStart, Spot
 from portlint.model.records import Struct
 from portlint.speed.needles import holds, of_last
 
-CODE = "PL604"
 # One test per alternative: the literal it opens with (portlint.speed.needles finds them all in one
 # pass, and most files hold none of them), then the pattern for the rest, only where the literal
 # is. One pattern opening with an alternation is many times slower: `re` cannot scan for a literal then.
@@ -71,7 +71,6 @@ _ENGINE_TEARDOWNS = frozenset(("destroy_model_parallel", "destroy_distributed_en
 _BLOCKING = frozenset(("run", "call", "check_call", "check_output"))
 _TORCHRUN = re.compile(r"^(?:torchrun|torch\.distributed\.(?:run|launch))$")
 _FLAGS = ("--master-port", "--master_port", "--rdzv-endpoint", "--rdzv_endpoint")
-_DEFAULT_VARS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
 
 
 class Start(Struct, frozen=True):
@@ -80,8 +79,8 @@ class Start(Struct, frozen=True):
     node: ast.Call
     what: str  # "a process group", "a vLLM engine", ...
     port: int | None  # None: only the environment can fix it (MASTER_PORT)
-    where: str  # "init_method at line 7"
-    teardown: str  # what would end it, for the message
+    fixed_by: str  # what fixes the port: "init_method", "MASTER_PORT", "--master-port", "port=", ...
+    fixed_line: int
     kind: str  # "group", "engine", "process", "spawn"
     var: str = ""  # the name the engine or process was bound to
     variables: tuple[str, ...] = ()  # with no port yet: the environment variables that would fix it
@@ -93,21 +92,22 @@ def worth_reading(data: bytes) -> bool:
         any(holds(data, literal) and pattern.search(data) for literal, pattern in _PORTS)
 
 
-def findings(data: bytes, tree: ast.Module) -> tuple[Finding, ...]:
+def starts(data: bytes, tree: ast.Module) -> tuple[RepeatedStart, ...]:
+    """The starts of one file repeated per iteration on a fixed port and left running at its end
+    (for each start, the first loop or case around it that repeats it)."""
     if not worth_reading(data):
         return ()
 
     module = _Module(data, tree)
     positions: Positions | None = None
-    found = {}
-    for node, text in module.problems():
+    found: dict[ast.Call, RepeatedStart] = {}
+    for node, describe in module.problems():
         if node not in found:
             if positions is None:
                 positions = Positions(data)
             where = positions[node]
-            found[node] = Finding(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-                                  CODE, text)
-    return tuple(sorted(found.values(), key=lambda f: (f.line, f.column)))
+            found[node] = describe(Spot(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1))
+    return tuple(sorted(found.values(), key=lambda start: (start.at.line, start.at.column)))
 
 
 class _Module:
@@ -179,7 +179,7 @@ class _Module:
             name = _helper(node.func)
             if name in self.functions:
                 for inner in self.starts_of(name):
-                    yield Start(node, inner.what, inner.port, inner.where, inner.teardown, inner.kind,
+                    yield Start(node, inner.what, inner.port, inner.fixed_by, inner.fixed_line, inner.kind,
                                 _bound_name(node, nodes), inner.variables)
 
     def _start(self, call: ast.Call, env: dict[str, tuple[int, int] | None]) -> Start | None:
@@ -193,21 +193,19 @@ class _Module:
                 method = call.args[1]
             port = _tcp_port(method) if method is not None else None
             if port is not None and method is not None:
-                return Start(call, "a process group", port, f"init_method at line {method.lineno}",
-                             "destroy_process_group()", "group")
+                return Start(call, "a process group", port, "init_method", method.lineno, "group")
             if method is not None and not _is_env_method(method):
                 return None
-            return self._env_start(call, env, "a process group", "destroy_process_group()", "group", ("MASTER_PORT",))
+            return self._env_start(call, env, "a process group", "group", ("MASTER_PORT",))
         if name == "LLM" and (called in ("LLM", "vllm.LLM") or called.endswith(".LLM")) or \
                 name == "Engine" and (called in ("Engine", "sglang.Engine", "sgl.Engine") or "sglang" in called):
             what = "a vLLM engine" if name == "LLM" else "an SGLang engine"
             for keyword in call.keywords:
                 if keyword.arg in _ENGINE_PORT_KEYWORDS and _int(keyword.value) is not None:
-                    return Start(call, what, _int(keyword.value), f"{keyword.arg}= at line {keyword.value.lineno}",
-                                 "{var}.shutdown()", "engine")
+                    return Start(call, what, _int(keyword.value), f"{keyword.arg}=", keyword.value.lineno, "engine")
             if name == "Engine":
                 return None  # SGLang picks its ports from its own arguments
-            return self._env_start(call, env, what, "{var}.shutdown()", "engine", ("VLLM_PORT", "MASTER_PORT"))
+            return self._env_start(call, env, what, "engine", ("VLLM_PORT", "MASTER_PORT"))
         if name == "Popen" or called in ("asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell"):
             return self._torchrun(call, env)
         if name in ("spawn", "start_processes") and _keyword_false(call, "join"):
@@ -216,7 +214,7 @@ class _Module:
             if worker_name in self.functions:
                 for inner in self._worker_starts(worker_name, env):
                     return Start(call, f"processes running {worker_name}() (each starts {inner.what})", inner.port,
-                                 inner.where, "{var}.join()", "spawn")
+                                 inner.fixed_by, inner.fixed_line, "spawn")
         return None
 
     def _worker_starts(self, name: str, env: dict[str, tuple[int, int] | None]) -> list[Start]:
@@ -224,16 +222,16 @@ class _Module:
         nodes = _own_nodes(self.functions[name].body)
         return list(self._starts_in(nodes, {**env, **_env_ports(nodes)}))
 
-    def _env_start(self, call: ast.Call, env: dict[str, tuple[int, int] | None], what: str, teardown: str,
+    def _env_start(self, call: ast.Call, env: dict[str, tuple[int, int] | None], what: str,
                    kind: str, variables: tuple[str, ...]) -> Start | None:
         for variable in variables:
             if variable in env:
                 fixed = env[variable]
                 if fixed is None:
                     return None  # set from a variable: the caller picks it
-                return Start(call, what, fixed[0], f"{variable} at line {fixed[1]}", teardown, kind)
+                return Start(call, what, fixed[0], variable, fixed[1], kind)
         # The environment may still fix it (a caller, the module).
-        return Start(call, what, None, "", teardown, kind, variables=variables)
+        return Start(call, what, None, "", 0, kind, variables=variables)
 
     def _torchrun(self, call: ast.Call, env: dict[str, tuple[int, int] | None]) -> Start | None:
         words = _command_words(call)
@@ -244,13 +242,13 @@ class _Module:
             return None
         port, where = _flag_port(words[at + 1:])
         if port is not None:
-            return Start(call, "torchrun", port, f"{where} at line {call.lineno}", "{var}.wait()", "process")
+            return Start(call, "torchrun", port, where, call.lineno, "process")
         env_keyword = _keyword(call, "env")
         local = _env_ports([env_keyword]) if isinstance(env_keyword, ast.Dict) else {}
         fixed = local.get("MASTER_PORT") if local else env.get("MASTER_PORT")
         if fixed is None:
             return None
-        return Start(call, "torchrun", fixed[0], f"MASTER_PORT at line {fixed[1]}", "{var}.wait()", "process")
+        return Start(call, "torchrun", fixed[0], "MASTER_PORT", fixed[1], "process")
 
     def _torn_down(self, start: Start, nodes: list[ast.AST]) -> bool:
         """The block that holds the start also ends it: the teardown of its kind, or a wait on its process."""
@@ -271,16 +269,17 @@ class _Module:
         return False
 
     # -- repeated starts --------------------------------------------------------
-    def problems(self) -> Iterator[tuple[ast.Call, str]]:
-        """Starts repeated per loop iteration, parametrized case or test, not ended in it.
+    def problems(self) -> Iterator[tuple[ast.Call, Callable[[Spot], RepeatedStart]]]:
+        """Starts repeated per loop iteration, parametrized case or test, not ended in it: each start's
+        node and what makes its record once its place is known.
 
         Most blocks cannot start anything: `_Index` (one walk) tells which can, and only
-        those are analysed (the order, and so the message kept for a node, is unchanged)."""
+        those are analysed (the order, and so the record kept for a node, is unchanged)."""
         index = _Index(self.data, self.tree, self.functions)
         if not index.any_start:
             return
         scopes: list[tuple[str, list[ast.stmt], ast.AST]] = [("module code", self.tree.body, self.tree)]
-        scopes += [(f"{function.name}()", function.body, function) for function in index.functions]
+        scopes += [(function.name, function.body, function) for function in index.functions]
         for culprit, body, owner in scopes:
             loops = index.loops_that_start(owner)
             if not loops:
@@ -291,21 +290,20 @@ class _Module:
                 if id(loop) not in loops:
                     continue
                 if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-                    yield from self._repeated(culprit, loop, _own_nodes(loop.body), scope_env, _loop_text(loop))
+                    per = ("while", "") if isinstance(loop, ast.While) else ("for", ast.unparse(loop.target))
+                    yield from self._repeated(culprit, _own_nodes(loop.body), scope_env, (*per, loop.lineno))
                 elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                     parts = [loop.key, loop.value] if isinstance(loop, ast.DictComp) else [loop.elt]
-                    yield from self._repeated(culprit, loop, _own_nodes(parts), scope_env,
-                                              f"the comprehension of line {loop.lineno}")
+                    yield from self._repeated(culprit, _own_nodes(parts), scope_env, ("comprehension", "", loop.lineno))
         for function in index.functions:
             if _parametrized(function) and index.starts_in(function):
                 nodes = _own_nodes(function.body)
                 env = {**self.module_env, **_env_ports(nodes)}
-                text = f"each parametrized case of {function.name}() (@pytest.mark.parametrize, line {function.lineno})"
-                yield from self._repeated(f"{function.name}()", function, nodes, env, text, in_loop=False)
+                yield from self._repeated(function.name, nodes, env, ("parametrized", function.name, function.lineno))
         for cls in index.classes:
             yield from self._per_test(cls, index)
 
-    def _per_test(self, cls: ast.ClassDef, index: _Index) -> Iterator[tuple[ast.Call, str]]:
+    def _per_test(self, cls: ast.ClassDef, index: _Index) -> Iterator[tuple[ast.Call, Callable[[Spot], RepeatedStart]]]:
         """`setUp` (`setup_method`) runs before each test of the class: its teardown is `tearDown`'s job."""
         methods = {item.name: item for item in cls.body if isinstance(item, FUNCTIONS)}
         for setup, teardown in (("setUp", "tearDown"), ("setup_method", "teardown_method")):
@@ -313,37 +311,32 @@ class _Module:
                 nodes = _own_nodes(methods[setup].body)
                 after = _own_nodes(methods[teardown].body) if teardown in methods else []
                 env = {**self.module_env, **_env_ports(nodes)}
-                text = f"{setup}() of {cls.name}, run before each of its tests"
-                yield from self._repeated(f"{cls.name}.{setup}()", methods[setup], nodes, env, text,
-                                          in_loop=False, after=after)
+                yield from self._repeated(f"{cls.name}.{setup}", nodes, env, ("setup", cls.name, methods[setup].lineno),
+                                          after=after)
 
-    def _repeated(self, culprit: str, loop: ast.AST, nodes: list[ast.AST], env: dict, text: str,
-                  in_loop: bool = True, after: Sequence[ast.AST] = ()) -> Iterator[tuple[ast.Call, str]]:
-        """Starts in `nodes` (one iteration, one case) not ended there or in `after` (a tearDown method)."""
+    def _repeated(self, culprit: str, nodes: list[ast.AST], env: dict, per: tuple[str, str, int],
+                  after: Sequence[ast.AST] = ()) -> Iterator[tuple[ast.Call, Callable[[Spot], RepeatedStart]]]:
+        """Starts in `nodes` (one iteration, one case) not ended there or in `after` (a tearDown method);
+        `per`: what repeats them (see RepeatedStart.per), its text and line."""
         local_env = _env_ports(nodes)
         env = {**env, **local_env}
         for start in self._starts_in(nodes, env):
-            port, where = start.port, start.where
+            port, fixed_by, fixed_line = start.port, start.fixed_by, start.fixed_line
             if port is None:
                 variable = next((v for v in start.variables if v in env), None)
                 fixed = env[variable] if variable else None
                 if fixed is None:
                     continue
-                port, where = fixed[0], f"{variable} at line {fixed[1]}"
+                port, fixed_by, fixed_line = fixed[0], str(variable), fixed[1]
             if self._torn_down(start, [*nodes, *after]):
                 continue
-            var = start.var or _bound_name(start.node, nodes) or _DEFAULT_VARS[start.kind]
-            teardown = start.teardown.format(var=var)
-            if start.kind == "engine":
-                teardown += f" (or `del {var}` and gc.collect())"
             helper = _helper(start.node.func)
-            via = f" through {helper.removeprefix('self.')}()" if helper in self.functions else ""
-            yield start.node, (
-                f"{culprit} starts {start.what}{via} on the fixed rendezvous port {port} ({where}) in {text}, "
-                f"and nothing ends it before the next {'iteration' if in_loop else 'case'}: no {teardown}; "
-                f"the next one fails with EADDRINUSE on port {port} while this one still holds it; tear it down in "
-                f"every {'iteration' if in_loop else 'case'}, or give each one a fresh port that is bound and held"
-            )
+            record = functools.partial(
+                RepeatedStart, function=culprit, what=start.what, kind=start.kind, port=port, fixed_by=fixed_by,
+                fixed_line=fixed_line, per=per[0], per_line=per[2], per_text=per[1],
+                through=helper.removeprefix("self.") if helper in self.functions else "",
+                holder=start.var or _bound_name(start.node, nodes))
+            yield start.node, record
 
 
 def kept(data: bytes, definitions: Sequence[tuple[str, int, int]]) -> tuple[list[int], list[int]] | None:
@@ -607,10 +600,3 @@ def _bound_name(call: ast.Call, nodes: list[ast.AST]) -> str:
 
 def _parametrized(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(dotted(d.func if isinstance(d, ast.Call) else d).endswith("parametrize") for d in function.decorator_list)
-
-
-def _loop_text(loop: ast.For | ast.AsyncFor | ast.While) -> str:
-    if isinstance(loop, ast.While):
-        return f"the `while` loop of line {loop.lineno}"
-    target = ast.unparse(loop.target)
-    return f"the `for {target}` loop of line {loop.lineno}"

@@ -5,21 +5,161 @@ from __future__ import annotations
 from portlint.model.records import Struct
 from portlint.model.sites import Command, Site
 
+_NEVER = 10**9
+_PORT_WORDS = {"zero": "port 0", "scanned": "a scanned port"}
 
-class Finding(Struct, frozen=True):
-    line: int  # 1-based
-    column: int  # 1-based, in characters
+
+def _shortened(code: str) -> str:
+    return code if len(code) <= 40 else code[:37] + "..."
+
+
+class Spot(Struct, frozen=True):
+    """Where a piece of code is: 1-based lines, 1-based columns in characters."""
+
+    line: int
+    column: int
     end_line: int
     end_column: int
-    code: str  # PL601, PL602 (sockets) or PL604 (rendezvous)
-    message: str
+
+
+class Bound(Struct, frozen=True):
+    """How a socket came to hold a port: bound in place, by a server's constructor, by a call of a
+    helper (the repository's or a library's), or checked by a probe that bound and released it."""
+
+    at: Spot  # the bind, the constructor or the call
+    port: str  # "zero" (port 0: the kernel picks), "scanned" (a candidate of a scan), "chosen"
+    how: str  # "bind", "server", "call" (a helper that binds) or "probe"
+    called: str = ""  # the call's dotted name as written ("" when it has none)
+
+
+class Released(Struct, frozen=True):
+    """How the socket was let go before its port was handed on."""
+
+    at: Spot  # the `close()`, the `with` statement, the `del`, the helper's or the probe's call
+    how: str  # "close", "with", "del", "helper" (a function that closes it), "probe" (it closes what it bound)
+    helper: str = ""  # the helper or probe, as `name()`
+
+
+class HandedOn(Struct, frozen=True):
+    """How the port number left the function."""
+
+    at: Spot | None  # None: at the function's end
+    how: str  # "return", "store", "pass" (to a call) or "yield"
+    text: str = ""  # where it was stored, or the function it was passed to, as written
+    launches: bool = False  # passed to a call that starts another program (subprocess.Popen, os.system, ...)
+
+
+class PortHandOff(Struct, frozen=True):
+    """A port number handed on (returned, stored, passed on) by a function while the socket that held
+    it was released on that path, or goes out of scope when the function returns (PL601/PL602's facts)."""
+
+    function: str  # the function that lets the port go, as `name` or `Class.method`; "module code"
+    bound: Bound
+    released: Released | None  # None: nothing closes the socket, it goes out of scope
+    handed: HandedOn
+    bound_in: str = ""  # another method of the class bound the socket (kept on `self`): its name
+    checked_only: bool = False  # a chosen port checked once by a probe, not a socket of this function
+    serves: bool = False  # the socket serves (accept, serve_forever, ...) somewhere in the function
+
+    @property
+    def anchor(self) -> Spot:
+        """Where it is reported: the bind (or the call it came from); the release when another method bound it."""
+        return self.released.at if self.bound_in and self.released is not None else self.bound.at
+
+    def rank(self) -> tuple[int, ...]:
+        """Among hand-offs at one anchor, the one to show first: the earliest escape (on one line, the
+        innermost: the call the port is passed to, not the `return` of it), then the earliest release
+        and bind."""
+        handed, released, bound = self.handed.at, self.released.at if self.released else None, self.bound.at
+        return (handed.line if handed else _NEVER, released.line if released else _NEVER,
+                -handed.column if handed else 0, bound.line, bound.column, released.column if released else _NEVER)
+
+    def story(self) -> str:
+        """What happens, in words: `frees() binds port 0 here; the socket is closed at line 5, then the
+        port is returned at line 6` (the function, what it bound, the release and the hand-off in the
+        order they happen)."""
+        culprit = self.culprit
+        port = _PORT_WORDS.get(self.bound.port, "a chosen port")
+        escaped = self._escaped()
+        release = self.released
+        if self.bound_in:
+            via = f" (with {release.helper})" if release is not None and release.how == "helper" else ""
+            return f"{culprit} releases here{via} the socket {self.bound_in}() bound to {port} at line " \
+                   f"{self.bound.at.line}, then {escaped}"
+        return f"{culprit} {self._what(port)}; {self._sequence(escaped, culprit)}"
+
+    @property
+    def culprit(self) -> str:
+        return self.function if self.function == "module code" else f"{self.function}()"
+
+    def _what(self, port: str) -> str:
+        bound, release = self.bound, self.released
+        if release is not None and release.how == "probe":
+            if bound.port == "scanned":
+                return f"probes a scanned port with {release.helper} here"
+            return f"checks {port} with {release.helper} here"
+        if bound.how == "bind":
+            return f"binds {port} here"
+        if bound.how == "server":
+            return f"starts a server on {port} here"
+        return f"binds {port} through {bound.called or 'a helper'}() here"
+
+    def _escaped(self) -> str:
+        handed = self.handed
+        if handed.how == "store":
+            said = f"the port is stored in {_shortened(handed.text)}"
+        elif handed.how == "pass" and handed.text:
+            said = f"the port is passed to {_shortened(handed.text)}()"
+        else:
+            said = f"the port is {handed.how}ed"
+        return said + (f" at line {handed.at.line}" if handed.at is not None else "")
+
+    def _sequence(self, escaped: str, culprit: str) -> str:
+        """The release and the hand-off, in the order they happen."""
+        release = self.released
+        if release is None:
+            return f"{escaped} and the socket goes out of scope when {culprit} returns"
+        if release.how == "probe":
+            return f"{release.helper} releases the socket it bound, then {escaped}"
+        escape_line = self.handed.at.line if self.handed.at is not None else _NEVER
+        if release.how == "with":
+            closed = f"the `with` block of line {release.at.line} closes the socket"
+            if escape_line > release.at.end_line:
+                return f"{closed}, then {escaped}"
+            return f"{escaped} as {closed}"
+        closer = {"helper": f"{release.helper} closes the socket", "del": "the socket is deleted"}.get(
+            release.how, "the socket is closed")
+        closed = f"{closer} at line {release.at.line}"
+        if escape_line < release.at.line:
+            return f"{escaped}, then {closed}"
+        return f"{closed}, then {escaped}"
+
+
+class RepeatedStart(Struct, frozen=True):
+    """Something that listens on a fixed port, started once per iteration (of a loop, a comprehension,
+    a parametrized test's cases, a test class's tests) and left running at the iteration's end (PL604's facts)."""
+
+    at: Spot  # the start: the call, or the helper's call it happens in
+    function: str  # the function (or "module code") whose code repeats it
+    what: str  # what listens: "a process group", "a vLLM engine", "torchrun", ...
+    kind: str  # "group", "engine", "process", "spawn", "server" (a server or launcher command)
+    port: int  # the fixed port
+    fixed_by: str  # what fixes it: "init_method", "MASTER_PORT", "--master-port", "port=", ...
+    fixed_line: int
+    per: str  # "for", "while", "comprehension", "parametrized", "setup", "shell-for", "shell-while"
+    per_line: int  # the loop's, the comprehension's or the test function's line
+    per_text: str = ""  # the loop's target as written; the test function; the class of a `setUp`
+    through: str = ""  # the helper (of this module or another) that starts it, as `name`
+    holder: str = ""  # the name the engine or process is kept in
+    stopped: str = ""  # how the iteration stops it without waiting for it to exit ("" when it does not)
 
 
 class Facts(Struct, frozen=True):
-    """What the code analyses found in one file: findings, and its helpers' summaries for other modules."""
+    """What the code analyses found in one file, and its helpers' summaries for other modules."""
 
-    findings: tuple[Finding, ...] = ()
-    exports: tuple = ()  # of imports.Export
+    handoffs: tuple[PortHandOff, ...] = ()
+    starts: tuple[RepeatedStart, ...] = ()
+    exports: tuple = ()  # of analysis.sockets.imports.Export
 
 
 class Suppression(Struct, frozen=True):

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portlint.analysis import sockets
+from portlint.model.extraction import PortHandOff, Spot
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
 
@@ -40,4 +41,26 @@ NEEDS = frozenset({"code_files"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    return sockets.problems(layout, CODE)
+    for path, handoffs in sockets.handed_on(layout.code_files).items():
+        shown: dict[Spot, PortHandOff] = {}  # one problem per place, about its first hand-off
+        for handoff in handoffs:
+            if judged(handoff) and (handoff.anchor not in shown or handoff.rank() < shown[handoff.anchor].rank()):
+                shown[handoff.anchor] = handoff
+        for handoff in sorted(shown.values(), key=lambda h: (h.anchor.line, h.anchor.column)):
+            at = handoff.anchor
+            yield Problem(path, at.line, at.column, CODE, message(handoff), None, at.end_line, at.end_column)
+
+
+def judged(handoff: PortHandOff) -> bool:
+    """A hand-off of a port 0 this rule reports: not a port only checked and kept in this process (a
+    stale answer, not a hand-over), nor a port a live server published while it served."""
+    if handoff.checked_only and not handoff.handed.launches:
+        return False
+    if handoff.serves and handoff.handed.how != "pass":
+        return False
+    return handoff.bound.port == "zero"
+
+
+def message(handoff: PortHandOff) -> str:
+    return f"{handoff.story()}: the kernel may give that ephemeral port to another socket first; keep the bound " \
+           f"socket or server and hand it over, or bind port 0 in the process that serves and publish the port afterwards"

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.analysis import sockets
+from portlint.model.extraction import RepeatedStart
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
 
@@ -43,7 +43,43 @@ CODE = "PL604"
 NAME = "per-cell-rendezvous"
 NEEDS_LAYOUT = False
 NEEDS = frozenset({"code_files"})
+# What ends each kind of start, and what its holder is called when the code gives it no name.
+_TEARDOWNS = {"group": "destroy_process_group()", "engine": "{var}.shutdown() (or `del {var}` and gc.collect())",
+              "process": "{var}.wait()", "spawn": "{var}.join()"}
+_HOLDERS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    return sockets.problems(layout, CODE)
+    for code_file in layout.code_files:
+        for start in code_file.sockets.starts if code_file.sockets is not None else ():
+            at = start.at
+            yield Problem(code_file.path, at.line, at.column, CODE, message(start), None, at.end_line, at.end_column)
+
+
+def message(start: RepeatedStart) -> str:
+    culprit = start.function if start.function == "module code" else f"{start.function}()"
+    in_loop = start.per not in ("parametrized", "setup")
+    each = "iteration" if in_loop else "case"
+    teardown = _TEARDOWNS[start.kind].format(var=start.holder or _HOLDERS[start.kind])
+    via = f" through {start.through}()" if start.through else ""
+    return (
+        f"{culprit} starts {start.what}{via} on the fixed rendezvous port {start.port} "
+        f"({start.fixed_by} at line {start.fixed_line}) in {_repeated_by(start)}, "
+        f"and nothing ends it before the next {each}: no {teardown}; "
+        f"the next one fails with EADDRINUSE on port {start.port} while this one still holds it; tear it down in "
+        f"every {each}, or give each one a fresh port that is bound and held"
+    )
+
+
+def _repeated_by(start: RepeatedStart) -> str:
+    """The loop, comprehension or test that runs the start again."""
+    if start.per == "while":
+        return f"the `while` loop of line {start.per_line}"
+    if start.per == "for":
+        return f"the `for {start.per_text}` loop of line {start.per_line}"
+    if start.per == "comprehension":
+        return f"the comprehension of line {start.per_line}"
+    if start.per == "parametrized":
+        return f"each parametrized case of {start.per_text}() (@pytest.mark.parametrize, line {start.per_line})"
+    setup = start.function.rsplit(".", 1)[-1]
+    return f"{setup}() of {start.per_text}, run before each of its tests"

@@ -7,6 +7,7 @@ import textwrap
 from conftest import SPARSE, needs_sparse
 
 from portlint.analysis import rendezvous
+from portlint.rules.per_cell_rendezvous import message
 from portlint.model.source import line_starts
 from portlint.speed import outline as python_outline
 
@@ -15,12 +16,12 @@ def found(source: str) -> list[tuple[int, str]]:
     """The findings of the whole tree, which a tree of only what `rendezvous.kept` keeps (the
     Python extractor's) must give too."""
     data = textwrap.dedent(source).encode()
-    whole = [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(data))]
+    whole = [(start.at.line, message(start)) for start in rendezvous.starts(data, ast.parse(data))]
     if not SPARSE:
         return whole
     sparse = kept_tree(data)
     assert sparse is not None
-    assert [(f.line, f.message) for f in rendezvous.findings(data, ast.parse(sparse))] == whole
+    assert [(start.at.line, message(start)) for start in rendezvous.starts(data, ast.parse(sparse))] == whole
     return whole
 
 
@@ -245,7 +246,7 @@ def test_the_extractor_parses_only_the_functions_a_start_or_a_teardown_can_reach
     kept = [node.name for node in ast.walk(ast.parse(sparse)) if isinstance(node, ast.FunctionDef)]
     assert sorted(kept) == ["cell", "cell", "cleanup", "run", "tearDown"]  # Other.cell: named as a kept function
     assert not any(f"def {name}(".encode() in sparse for name in ("report", "unrelated", "setUp", "test_one"))
-    assert rendezvous.findings(data, ast.parse(sparse)) == rendezvous.findings(data, ast.parse(data)) == ()
+    assert rendezvous.starts(data, ast.parse(sparse)) == rendezvous.starts(data, ast.parse(data)) == ()
 
 
 def test_a_file_is_read_for_a_call_of_a_start_s_own_name_not_of_a_longer_one() -> None:

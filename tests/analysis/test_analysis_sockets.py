@@ -5,12 +5,35 @@ import ast
 import subprocess
 import sys
 import textwrap
+from types import SimpleNamespace
+from typing import NamedTuple
 
 from conftest import needs_sparse
 from msgspec import structs
 
-from portlint.analysis.sockets import findings
-from portlint.model.extraction import Finding
+from portlint.analysis.sockets import analyse
+from portlint.model.extraction import CodeFile, Facts
+from portlint.rules import ephemeral_fallback, toctou_probe
+
+
+class Finding(NamedTuple):
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+
+
+def judged(data: bytes, facts: Facts) -> tuple[Finding, ...]:
+    """What PL601 and PL602 report of one module's facts."""
+    layout = SimpleNamespace(code_files=(CodeFile("m.py", "python", data, facts),))
+    problems = [*toctou_probe.check(layout), *ephemeral_fallback.check(layout)]  # type: ignore[arg-type]
+    return tuple(sorted(Finding(p.line, p.column, p.end_line, p.end_column, p.code, p.message) for p in problems))
+
+
+def findings(data: bytes) -> tuple[Finding, ...]:
+    return judged(data, analyse(data))
 
 
 def found(source: str) -> list[tuple[int, str]]:
@@ -307,7 +330,7 @@ def test_a_file_that_cannot_bind_is_not_analysed_and_no_run_imports_libcst(tmp_p
     (tmp_path / "client.py").write_text("import socket\nMASTER_PORT = 1400\nsocket.create_connection(('h', 1))\n")
     script = (
         "import sys; from portlint.cli import main; code = main(['--quiet', '--exit-zero', '.']);"
-        "sys.exit(3 if {'libcst', 'portlint.analysis.flow'} & set(sys.modules) else code)"
+        "sys.exit(3 if {'libcst', 'portlint.analysis.sockets.flow'} & set(sys.modules) else code)"
     )
     assert subprocess.run([sys.executable, "-c", script], cwd=tmp_path).returncode == 0
 
@@ -336,7 +359,7 @@ def test_pl601_and_pl602_share_one_analysis_per_file_on_the_extractors_tree(tmp_
 
 
 def test_only_files_where_a_port_can_leave_are_walked(monkeypatch) -> None:  # noqa: ANN001
-    from portlint.analysis import module
+    from portlint.analysis.sockets import module
 
     def walked(self) -> list:  # noqa: ANN001
         raise AssertionError("walked")
@@ -348,7 +371,7 @@ def test_only_files_where_a_port_can_leave_are_walked(monkeypatch) -> None:  # n
 
 
 def test_inside_a_module_only_functions_where_a_bound_socket_can_appear_are_walked(monkeypatch) -> None:  # noqa: ANN001
-    from portlint.analysis import flow
+    from portlint.analysis.sockets import flow
 
     walked: list[str] = []
     real = flow.Flow.run
@@ -377,7 +400,7 @@ def test_a_parameter_named_like_a_function_is_no_use_of_it_unless_called_or_read
     the function where the parameter is defined."""
     import ast
 
-    from portlint.analysis import flow, module
+    from portlint.analysis.sockets import flow, module
 
     source = textwrap.dedent("""\
         import socket
@@ -410,7 +433,7 @@ def test_a_parameter_named_like_a_function_is_no_use_of_it_unless_called_or_read
 
 
 def test_only_attributes_that_keep_a_bound_socket_make_other_methods_worth_walking(monkeypatch) -> None:  # noqa: ANN001
-    from portlint.analysis import flow
+    from portlint.analysis.sockets import flow
 
     walked: list[str] = []
     real = flow.Flow.run
@@ -466,7 +489,7 @@ def test_exports_are_plain_data_a_caller_in_another_module_follows() -> None:
     import ast
     import pickle
 
-    from portlint.analysis.imports import External, Repository
+    from portlint.analysis.sockets.imports import External, Repository
     from portlint.analysis.sockets import analyse
 
     helper = textwrap.dedent("""\
@@ -479,7 +502,7 @@ def test_exports_are_plain_data_a_caller_in_another_module_follows() -> None:
             return x
     """).encode()
     facts = analyse(helper, ast.parse(helper))
-    assert facts.findings == () and [e.name for e in facts.exports] == ["get_free_port"]
+    assert facts.handoffs == () and [e.name for e in facts.exports] == ["get_free_port"]
     assert pickle.loads(pickle.dumps(facts)) == facts
     assert not any(isinstance(v, ast.AST) for e in facts.exports for v in structs.asdict(e).values())
     caller = textwrap.dedent("""\
@@ -492,7 +515,7 @@ def test_exports_are_plain_data_a_caller_in_another_module_follows() -> None:
     assert repository.mentions(caller)
     externals = repository.externals("pkg/server.py", ast.parse(caller))
     assert set(externals) == {"get_free_port"} and isinstance(externals["get_free_port"], External)
-    (finding,) = analyse(caller, ast.parse(caller), externals).findings
+    (finding,) = judged(caller, analyse(caller, ast.parse(caller), externals))
     assert (finding.line, finding.code) == (4, "PL602")
     assert finding.message.startswith("Server.__init__() binds port 0 through get_free_port() here; the port is "
                                       "stored in self.port at line 4 and the socket goes out of scope")
@@ -506,7 +529,7 @@ def test_a_method_nothing_seeds_reports_what_its_summary_found() -> None:
     import ast
     from pathlib import Path
 
-    from portlint.analysis import module
+    from portlint.analysis.sockets import module
     from portlint.analysis import sockets as socket_analysis
 
     root = Path(__file__).resolve().parents[2] / "fixtures"
@@ -585,7 +608,7 @@ def test_a_file_that_names_a_helper_is_parsed_whole_only_when_it_imports_it(monk
     whole = socket_analysis._parse
     monkeypatch.setattr(socket_analysis, "_parse", lambda data: parsed.append(data) or whole(data))
     found = socket_analysis.resolve(files)
-    assert list(found) == ["pkg/server.py"] and [(f.line, f.code) for f in found["pkg/server.py"]] == [(6, "PL602")]
+    assert list(found) == ["pkg/server.py"] and [(f.anchor.line, "PL602" if f.bound.port == "zero" else "PL601") for f in found["pkg/server.py"]] == [(6, "PL602")]
     assert importer in parsed and namer not in parsed and helper not in parsed
     assert len(parsed) == 4  # the three files' import trees (the helper names itself), then the importer whole
     assert all(len(data) < len(source) for data, source in zip(parsed, (helper, importer)))
@@ -599,7 +622,7 @@ def test_with_its_bytes_a_module_walks_for_names_only_the_functions_that_spell_a
     import ast
     from pathlib import Path
 
-    from portlint.analysis import module
+    from portlint.analysis.sockets import module
 
     source = textwrap.dedent("""\
         import socket
@@ -798,7 +821,8 @@ def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree
     only reads brings no method (`self.name`), one a method may store does (`self.sock`)."""
     import ast
 
-    from portlint.analysis import module, sockets, tree
+    from portlint.analysis import sockets, tree
+    from portlint.analysis.sockets import module
     from portlint.speed import outline as python_outline
 
     data = BY_THE_WORD.encode()
@@ -832,7 +856,7 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
     monkeypatch.setattr(python.ast, "parse", lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
     sparse = extract_file("m.py", "python", SPARSE.encode(), NameFilter())
     assert b"def free_port" in parsed[-1] and b"def unrelated" not in parsed[-1] and b"class Other" not in parsed[-1]
-    assert sparse.extraction.sockets is not None and sparse.extraction.sockets.findings  # the probe, found
+    assert sparse.extraction.sockets is not None and sparse.extraction.sockets.handoffs  # the probe, found
 
     root = Path(__file__).resolve().parents[2]
     texts = [SPARSE.encode(), BY_THE_WORD.encode(), *(path.read_bytes() for path in sorted(root.glob("fixtures/**/*.py")))]
@@ -896,7 +920,7 @@ def test_the_message_names_the_same_bind_whatever_order_the_analysis_meets_them(
                 return p
     """).encode()
     trees = [ast.parse(source) for _ in range(30)]  # all alive: each tree's nodes at other addresses
-    messages = {tuple((f.line, f.code, f.message) for f in facts(source, tree).findings) for tree in trees}
+    messages = {tuple((f.line, f.code, f.message) for f in judged(source, facts(source, tree))) for tree in trees}
     assert messages == {((10, "PL602", "Holder.port() releases here the socket open() bound to port 0 at line 5, then the port "
                           "is returned at line 11: the kernel may give that ephemeral port to another socket first; keep "
                           "the bound socket or server and hand it over, or bind port 0 in the process that serves and "
@@ -965,9 +989,9 @@ def test_a_bind_of_a_variable_is_found_on_the_lines_that_spell_it_whatever_line_
 
 
 def test_variables_nothing_reads_again_are_dropped_so_the_paths_that_differ_only_in_them_are_one(monkeypatch) -> None:  # noqa: ANN001
-    from portlint.analysis import flow
-    from portlint.analysis.module import ModuleIndex
-    from portlint.analysis.values import State
+    from portlint.analysis.sockets import flow
+    from portlint.analysis.sockets.module import ModuleIndex
+    from portlint.analysis.sockets.values import State
 
     def paths(source: str, upto: int | None = None) -> list:
         """The paths after the function's statements up to `upto`, walked as its run walks them."""

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from portlint.analysis.sockets import analyse, resolve
+from portlint.rules import ephemeral_fallback, toctou_probe
 
 LABELLED = Path(__file__).resolve().parents[2] / "fixtures" / "toctou-labelled"
 
@@ -46,10 +47,12 @@ def predicted() -> dict[str, set[str]]:
         spans = functions(trees[file])
         for name, _, _ in spans:
             result[f"{file}::{name}"] = set()
-        for finding in found.get(file, ()):
-            holders = [(last - first, name) for name, first, last in spans if first <= finding.line <= last]
+        for handoff in found.get(file, ()):
+            codes = {rule.CODE for rule in (toctou_probe, ephemeral_fallback) if rule.judged(handoff)}
+            line = handoff.anchor.line
+            holders = [(last - first, name) for name, first, last in spans if first <= line <= last]
             key = f"{file}::{min(holders)[1]}" if holders else f"{file}::<module>"
-            result.setdefault(key, set()).add(finding.code)
+            result.setdefault(key, set()).update(codes)
     return result
 
 

@@ -14,9 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
-from portlint.analysis.calls import HelperCall
-from portlint.analysis.tree import Located, children, constant_index, dotted, is_string, names_in
-from portlint.analysis.values import (
+from portlint.analysis.sockets.calls import HelperCall
+from portlint.analysis.sockets.values import (
     CANDIDATE,
     CHOSEN_PORT,
     FALSE,
@@ -40,11 +39,12 @@ from portlint.analysis.values import (
     numeric,
     sockets_in,
 )
+from portlint.analysis.tree import Located, children, constant_index, dotted, is_string, names_in
 
 if TYPE_CHECKING:
-    from portlint.analysis.flow import Summary
-    from portlint.analysis.imports import External
-    from portlint.analysis.module import Function, ModuleIndex
+    from portlint.analysis.sockets.flow import Summary
+    from portlint.analysis.sockets.imports import External
+    from portlint.analysis.sockets.module import Function, ModuleIndex
 
 CLOSING = frozenset(("close", "server_close"))
 # Using a socket this way means it serves here: it is kept open while it does.

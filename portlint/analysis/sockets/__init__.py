@@ -1,21 +1,23 @@
 """Sockets released before their port is used: the analysis behind PL601 and PL602.
 
-`findings(data, tree)` reads one Python file (the stdlib `ast` tree the Python
-extractor already built; the file is never imported or run) and returns where a function binds a socket to a port (or to 0), lets the
+`analyse(data, tree)` reads one Python file (the stdlib `ast` tree the Python
+extractor already built; the file is never imported or run) and describes where
+a function binds a socket to a port (or to 0), lets the
 socket go — `close()`, the end of a `with` block, `contextlib.closing`, `del`,
 or simply going out of scope — and still hands the port number on: returns it,
 stores it (an attribute, a global, a container, `os.environ`) or passes it to a
 call after the release. Availability checks (bind, close, return a bool) called
 on the candidates of a port scan are such probes too.
 
-Calls of the module's own functions are followed through summaries (flow.py):
+Calls of the module's own functions are followed through summaries (flow.py),
+and so are calls of the other modules' (imports.py, `resolve`):
 the bind in one function and the close or the scan loop in another, a helper
 returning `(port, sock)` whose caller drops the socket, a socket kept on `self`
 by one method and closed by another before the port is handed on.
 
-A finding is reported in the function that lets the port go: at the bind when
-it binds there, else at the call of the module's helper the socket or the probe
-came from, else (a socket kept on `self` by another method) at the release.
+Each such hand-off is a `PortHandOff` record (model.extraction): the function
+that lets the port go, the bind (or the helper's call it came from), the
+release and the hand-off, where each is. The rules judge them (PL601, PL602).
 """
 from __future__ import annotations
 
@@ -23,12 +25,11 @@ import ast
 import bisect
 import re
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from portlint.analysis.tree import (
     Nesting,
-    Positions,
     holding,
     identifier_span,
     lines_holding,
@@ -36,15 +37,11 @@ from portlint.analysis.tree import (
     spelled_at,
     spelling,
 )
-from portlint.model.extraction import Facts, Finding
-from portlint.model.layout import Layout
+from portlint.model.extraction import CodeFile, Facts, PortHandOff
 from portlint.model.source import line_starts
 from portlint.speed.needles import holds, of_last
 
 if TYPE_CHECKING:
-    from portlint.analysis.flow import Violation
-    from portlint.analysis.tree import Located
-    from portlint.model.problems import Problem
     from portlint.speed.outline import Outline
 
 # A file worth the analysis binds: `.bind(`, or a server constructor ...
@@ -60,23 +57,6 @@ def uses_sockets(data: bytes) -> bool:
     return holds(data, b"socket") and _BINDS.search(data) is not None
 
 
-def problems(layout: Layout, code: str) -> Iterator[Problem]:
-    """The problems of one code (PL601, PL602, PL604): the findings the extraction of each file computed
-    once, those of files calling helpers of other modules computed again with their summaries."""
-    from portlint.model.problems import Problem  # a rule's record: imported once the pool has forked, with the rules
-
-    for path, found in _findings(layout).items():
-        for finding in found:
-            if finding.code == code:
-                yield Problem(path, finding.line, finding.column, code, finding.message, None,
-                              finding.end_line, finding.end_column)
-
-
-def findings(data: bytes, tree: ast.Module | None = None) -> tuple[Finding, ...]:
-    """Every PL601/PL602 finding of one file; `tree` is its `ast.parse(data)` when the caller has it."""
-    return analyse(data, tree).findings
-
-
 def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None = None) -> Facts:
     """PL601/PL602's findings of one file and the summaries it exports; `externals`: the functions of
     other modules it imports (imports.External by the name it calls them)."""
@@ -88,7 +68,8 @@ def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None 
             return Facts()  # the Python extractor reports files that do not parse (PL001)
     if not externals and not (_READ_BACK.search(data) or _binds_a_variable(tree, data)):
         return Facts()  # every bind is to a literal port and nothing reads a port back: no number can leave
-    from portlint.analysis.module import ModuleIndex
+    from portlint.analysis.sockets.describe import handoffs
+    from portlint.analysis.sockets.module import ModuleIndex
 
     index = ModuleIndex(tree, externals, data)
     try:
@@ -96,7 +77,7 @@ def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None 
         exports = index.exports()
     except RecursionError:  # absurdly nested expressions
         return Facts()
-    return Facts(_report(data, violations) if violations else (), exports)
+    return Facts(handoffs(data, violations) if violations else (), (), exports)
 
 
 # What a call `module._binds` may take for a bind spells (its name's end): a function none of
@@ -277,7 +258,7 @@ class _Spans:
         declares a name `global` or `nonlocal`; None where its header does not parse alone."""
         if index in self.signatures:
             return self.signatures[index]
-        from portlint.analysis.module import parameters, signature_names
+        from portlint.analysis.sockets.module import parameters, signature_names
 
         found = None
         header = self.data[start:end]
@@ -378,20 +359,20 @@ def _imports(data: bytes) -> ast.Module | None:
 
 
 @of_last
-def _findings(layout: Layout) -> dict[str, tuple[Finding, ...]]:
-    """Each file's findings, once per layout (PL601, PL602 and PL604 ask in turn)."""
-    return resolve((f.path, f.data, f.sockets) for f in layout.code_files if f.kind == "python")
+def handed_on(code_files: tuple[CodeFile, ...]) -> dict[str, tuple[PortHandOff, ...]]:
+    """Each Python file's hand-offs (`resolve`), once per layout's files (PL601 and PL602 ask in turn)."""
+    return resolve((f.path, f.data, f.sockets) for f in code_files if f.kind == "python")
 
 
-def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple[Finding, ...]]:
-    """Each file's findings: those its extraction computed, and for a file that imports a helper another
+def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple[PortHandOff, ...]]:
+    """Each file's hand-offs: those its extraction found, and for a file that imports a helper another
     module exports, those of a second analysis with that helper's summary (`files`: path, bytes, facts)."""
     files = list(files)
-    found = {path: facts.findings for path, _, facts in files if facts and facts.findings}
+    found = {path: facts.handoffs for path, _, facts in files if facts and facts.handoffs}
     exports = {path: facts.exports for path, _, facts in files if facts and facts.exports}
     if not exports:
         return found
-    from portlint.analysis.imports import MAX_ROUNDS, Repository
+    from portlint.analysis.sockets.imports import MAX_ROUNDS, Repository
 
     seen: dict[str, frozenset] = {}
     heads: dict[str, ast.Module | None] = {}  # path -> its import statements' tree
@@ -417,8 +398,8 @@ def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple
                 continue
             seen[path] = key
             facts = analyse(data, tree, externals)
-            if facts.findings or path in found:
-                found[path] = facts.findings
+            if facts.handoffs or path in found:
+                found[path] = facts.handoffs
             if facts.exports != exports.get(path, ()):
                 exports[path] = facts.exports
                 changed = True
@@ -457,20 +438,3 @@ def _port_in(address: ast.expr) -> ast.expr:
     if isinstance(address, ast.Tuple) and len(address.elts) >= 2:
         return address.elts[1]
     return address
-
-
-def _report(data: bytes, violations: list[Violation]) -> tuple[Finding, ...]:
-    from portlint.analysis.messages import anchor_of, code_of, message, rank_of
-
-    positions = Positions(data)
-    chosen: dict[tuple[Located, str], Violation] = {}
-    for violation in violations:
-        key = (anchor_of(violation), code_of(violation))
-        if key not in chosen or rank_of(violation) < rank_of(chosen[key]):
-            chosen[key] = violation
-    found = []
-    for (anchor, code), violation in chosen.items():
-        where = positions[anchor]
-        found.append(Finding(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1,
-                             code, message(violation, positions)))
-    return tuple(sorted(found, key=lambda f: (f.line, f.column, f.code)))

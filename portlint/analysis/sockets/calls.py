@@ -12,7 +12,7 @@ import ast
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from portlint.analysis.values import (
+from portlint.analysis.sockets.values import (
     CANDIDATE,
     NOTHING,
     SCANNED_PORT,
@@ -29,8 +29,8 @@ from portlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from portlint.analysis.expressions import Evaluator
-    from portlint.analysis.flow import Summary
+    from portlint.analysis.sockets.expressions import Evaluator
+    from portlint.analysis.sockets.flow import Summary
 
 
 class HelperCall:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable
 
-from portlint.analysis.flow import Flow, Summary, Violation, decorator_names
-from portlint.analysis.imports import Export, External, export
+from portlint.analysis.sockets.flow import Flow, Summary, Violation, decorator_names
+from portlint.analysis.sockets.imports import Export, External, export
+from portlint.analysis.sockets.values import Num, Sock, SockState
 from portlint.analysis.tree import (
     FUNCTIONS,
     INERT,
@@ -18,7 +19,6 @@ from portlint.analysis.tree import (
     lines_holding,
     searchable,
 )
-from portlint.analysis.values import Num, Sock, SockState
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 _SOURCE = "<binds>"  # stands for a bind or a server constructor among the names a function uses

@@ -16,9 +16,9 @@ import ast
 import re
 from collections.abc import Hashable
 
-from portlint.analysis.flow import Summary
+from portlint.analysis.sockets.flow import Summary
+from portlint.analysis.sockets.values import Addr, Marker, Num, Param, Sock, Tup
 from portlint.analysis.tree import statements
-from portlint.analysis.values import Addr, Marker, Num, Param, Sock, Tup
 from portlint.model.records import Struct
 
 MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers

@@ -16,9 +16,8 @@ import ast
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from portlint.analysis.expressions import Evaluator
-from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
-from portlint.analysis.values import (
+from portlint.analysis.sockets.expressions import Evaluator
+from portlint.analysis.sockets.values import (
     CANDIDATE,
     CHOSEN_PORT,
     FALSE,
@@ -35,10 +34,11 @@ from portlint.analysis.values import (
     numbers_in,
     sockets_in,
 )
-from portlint.model.records import Struct, field
+from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
+from portlint.model.records import Struct, field, replace
 
 if TYPE_CHECKING:
-    from portlint.analysis.module import ModuleIndex
+    from portlint.analysis.sockets.module import ModuleIndex
 
 # Statements without statements inside (libcst's small statements).
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
@@ -63,6 +63,7 @@ class Violation(Struct, frozen=True):
     escape: Escape
     release: Release | None  # None: the socket goes out of scope
     elsewhere: bool = False  # bound by another method of the class (reported at the release)
+    serves: bool = False  # the socket serves somewhere in the function (a live server)
 
 
 class Summary(Struct):
@@ -143,8 +144,6 @@ class Flow(Evaluator):
         sock = state.sock(sid)
         if not sock.binds or (sock.alive if at_exit else sock.released is None):
             return
-        if isinstance(sid, tuple) and sid[0] == "guard" and not _launches(escape):
-            return  # a port checked once and kept in this process: a stale answer, not a hand-over
         elsewhere = isinstance(sid, tuple) and sid[0] == "class"
         for origin, kind in sock.binds:
             if isinstance(kind, tuple):  # bound to a parameter: port 0 when that is its default
@@ -168,9 +167,8 @@ class Flow(Evaluator):
                         gone = sock.alive or sid in numbers_in(values)
                         (not_probes if gone else maybe_probes).add((sid, kind[1]))
         summary.returned_socks = returned
-        # A socket that serves (accept, serve_forever, ...) on some path is a live server: the port it
-        # published while it served was good; only a port handed on after it was closed is judged.
-        summary.violations = [v for v in summary.violations if v.sid not in self.served or v.escape.how == "pass"]
+        # A socket that serves (accept, serve_forever, ...) on some path is a live server.
+        summary.violations = [replace(v, serves=True) if v.sid in self.served else v for v in summary.violations]
         probes = {(sid, k) for sid, k in maybe_probes - not_probes if not _is_param(sid)}
         summary.probes |= {k for _, k in probes}
         for sid, k in probes:
@@ -447,7 +445,7 @@ def _distinct(states: list[State]) -> list[State]:
     return kept[:MAX_PATHS]
 
 
-def _launches(escape: Escape) -> bool:
+def launches(escape: Escape) -> bool:
     """The number is handed to a call that starts another program (`subprocess.Popen`, `os.system`, ...)."""
     if escape.how != "pass" or not isinstance(escape.node, ast.Call):
         return False
