@@ -36,7 +36,8 @@ class Released(Struct, frozen=True):
     """How the socket was let go before its port was handed on."""
 
     at: Spot  # the `close()`, the `with` statement, the `del`, the helper's or the probe's call
-    how: str  # "close", "with", "del", "helper" (a function that closes it), "probe" (it closes what it bound)
+    how: str  # "close", "with", "del", "helper" (a function that closes it), "probe" (it closes what it bound),
+    # "library" (a library's helper that binds, closes and returns the number)
     helper: str = ""  # the helper or probe, as `name()`
 
 
@@ -119,7 +120,7 @@ class PortHandOff(Struct, frozen=True):
         release = self.released
         if release is None:
             return f"{escaped} and the socket goes out of scope when {culprit} returns"
-        if release.how == "probe":
+        if release.how in ("probe", "library"):
             return f"{release.helper} releases the socket it bound, then {escaped}"
         escape_line = self.handed.at.line if self.handed.at is not None else _NEVER
         if release.how == "with":

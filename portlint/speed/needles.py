@@ -21,6 +21,9 @@ from typing import Any, TypeVar
 NEEDLES = (
     # portlint.analysis.sockets.uses_sockets
     b"socket",
+    # portlint.tables.port_helpers.mentioned: the words of the libraries' free-port helpers
+    b"free_port", b"open_port", b"unused_port", b"UnusedPort", b"free_network_port", b"port_available",
+    b"port_free", b"with_port", b"available_port", b"random_ports", b"and_port", b"init_method", b"tcp_uri",
     # portlint.analysis.rendezvous: a start ...
     b"init_process_group", b"LLM", b"Engine", b"spawn", b"torchrun", b"torch.distributed.",
     # ... next to a port written as a literal

@@ -40,6 +40,7 @@ from portlint.analysis.tree import (
 from portlint.model.extraction import CodeFile, Facts, PortHandOff
 from portlint.model.source import line_starts
 from portlint.speed.needles import holds, of_last
+from portlint.tables import port_helpers
 
 if TYPE_CHECKING:
     from portlint.speed.outline import Outline
@@ -53,19 +54,25 @@ _SERVERS = ("create_server", "start_server", "make_server")
 
 @of_last
 def uses_sockets(data: bytes) -> bool:
-    """Python that may probe ports: socket code that binds (the bytes test before any parse)."""
-    return holds(data, b"socket") and _BINDS.search(data) is not None
+    """Python that may probe ports: socket code that binds, or a call of a library's free-port helper
+    (the bytes test before any parse)."""
+    return holds(data, b"socket") and _BINDS.search(data) is not None or port_helpers.mentioned(data)
 
 
 def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None = None) -> Facts:
-    """PL601/PL602's findings of one file and the summaries it exports; `externals`: the functions of
+    """PL601/PL602's hand-offs of one file and the summaries it exports; `externals`: the functions of
     other modules it imports (imports.External by the name it calls them)."""
-    if not externals and not _BINDS.search(data):
+    libraries = port_helpers.mentioned(data)
+    if not externals and not libraries and not _BINDS.search(data):
         return Facts()
     if tree is None:
         tree = _parse(data)
         if tree is None:
             return Facts()  # the Python extractor reports files that do not parse (PL001)
+    if libraries:
+        from portlint.analysis.sockets.imports import library_externals
+
+        externals = {**library_externals(tree), **(externals or {})}
     if not externals and not (_READ_BACK.search(data) or _binds_a_variable(tree, data)):
         return Facts()  # every bind is to a literal port and nothing reads a port back: no number can leave
     from portlint.analysis.sockets.describe import handoffs

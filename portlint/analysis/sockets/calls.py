@@ -97,11 +97,19 @@ class HelperCall:
 
     def result(self, state: State, name: str) -> frozenset:
         found = {v for value in self.summary.returns for v in self.value(value)}
+        if self.summary.released:  # a library's helper: the number of a socket it bound and closed
+            sid = ("library", self.node)
+            state.socks[sid] = SockState(frozenset({(self.node, self.summary.released)}),
+                                         Release(self.node, "library", self.summary.library))
+            number = frozenset({Num(sid)})
+            item = self.summary.released_item
+            found.add(Tup(tuple(number if i == item else NOTHING for i in range(max(item + 1, 2)))) if item >= 0 else Num(sid))
         for k in self.summary.probes:
             node, values = self.args.get(k, (None, NOTHING))
             if CANDIDATE in values:
                 probe = ("probe", self.node, k)
-                state.socks[probe] = SockState(frozenset({(self.node, SCANNED_PORT)}), Release(self.node, "probe", name))
+                state.socks[probe] = SockState(frozenset({(self.node, SCANNED_PORT)}),
+                                               Release(self.node, "probe", self.summary.library or name))
                 if isinstance(node, ast.Name):
                     state.env[node.id] = frozenset({Num(probe)})
                 if Param(k) in self.summary.returns:

@@ -269,7 +269,7 @@ class Evaluator(ABC):
             place = k - target[1]
             arg = by_name[0] if by_name else positional[place] if 0 <= place < len(positional) else None
             if isinstance(arg, ast.Name):
-                return arg.id, free_when_true != negated, node, f"{target[0].name}()"
+                return arg.id, free_when_true != negated, node, summary.library or f"{target[0].name}()"
         return None
 
     def target(self, func: ast.expr) -> tuple[Function | External, int] | None:

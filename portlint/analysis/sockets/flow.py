@@ -82,6 +82,9 @@ class Summary(Struct):
     self_stores: dict[str, frozenset] = field(default_factory=dict)
     sock_binds: dict[Hashable, frozenset] = field(default_factory=dict)
     violations: list[Violation] = field(default_factory=list)
+    released: str = ""  # a library helper's: the kind of port whose number it returns after releasing it
+    released_item: int = -1  # ... as this item of a returned tuple (-1: the number itself)
+    library: str = ""  # a library helper's name and library, for messages
 
 
 class _Loop(Struct):

@@ -20,6 +20,7 @@ from portlint.analysis.sockets.flow import Summary
 from portlint.analysis.sockets.values import Addr, Marker, Num, Param, Sock, Tup
 from portlint.analysis.tree import statements
 from portlint.model.records import Struct
+from portlint.tables import port_helpers
 
 MAX_ROUNDS = 3  # helpers calling imported helpers calling imported helpers
 
@@ -37,6 +38,9 @@ class Export(Struct, frozen=True):
     param_holds: tuple[int, ...]
     probes: tuple[int, ...]
     probe_polarity: tuple[tuple[int, bool], ...]
+    released: str = ""  # a library helper's: the kind of port whose number it returns after releasing it
+    released_item: int = -1  # ... as this item of a returned tuple (-1: the number itself)
+    library: str = ""  # the library of a helper of the table (portlint.tables.port_helpers)
 
     def summary(self) -> Summary:
         return Summary(
@@ -46,6 +50,7 @@ class Export(Struct, frozen=True):
             param_binds={i: set(kinds) for i, kinds in self.param_binds},
             param_releases=set(self.param_releases), param_holds=set(self.param_holds),
             probes=set(self.probes), probe_polarity=dict(self.probe_polarity),
+            released=self.released, released_item=self.released_item, library=self.library,
         )
 
 
@@ -173,3 +178,57 @@ class Repository:
                       if dotted.startswith(package + ".") and name in self.by_path[paths[0]]}
         return self.by_path[candidates.pop()][name] if len(candidates) == 1 else None
 
+
+
+# -- the helpers of installed libraries ------------------------------------------------
+def library_externals(tree: ast.Module) -> dict[str, External]:
+    """The table's helpers (portlint.tables.port_helpers) a module can call, by the name it calls them:
+    `f` for `from pkg.mod import f` (or `as g`), `m.f` for `import pkg.mod as m` or `from pkg import
+    mod as m`, and `.f` for a method of a class it imports from the package."""
+    helpers = port_helpers.by_name()
+    packages = {helper.package for found in helpers.values() for helper in found}
+    found: dict[str, External] = {}
+    for local, (module, name) in imported("", tree).items():
+        package = module.split(".", 1)[0]
+        if package not in packages:
+            continue
+        if local.endswith("."):  # import pkg.mod (as m): m.f
+            for helper in _of_package(helpers, package):
+                if not helper.owner:
+                    found[local + helper.name] = _external(helper)
+            continue
+        for helper in helpers.get(name, ()):
+            if helper.package == package and not helper.owner:
+                found[local] = _external(helper)
+        for helper in _of_package(helpers, package):
+            if helper.owner and helper.owner == name:
+                found["." + helper.name] = _external(helper)
+            elif not helper.owner and name not in helpers:  # from pkg import mod: mod.f
+                found[f"{local}.{helper.name}"] = _external(helper)
+    return found
+
+
+def _of_package(helpers: dict[str, tuple[port_helpers.Helper, ...]], package: str) -> list[port_helpers.Helper]:
+    return [helper for found in helpers.values() for helper in found if helper.package == package]
+
+
+def _external(helper: port_helpers.Helper) -> External:
+    return External(library_export(helper))
+
+
+def library_export(helper: port_helpers.Helper) -> Export:
+    """What a call of a library's helper does, as the summary of a helper of the repository would say it."""
+    arity = max(helper.argument + 1, 1)
+    params = tuple("port" if i == helper.argument else f"arg{i}" for i in range(arity))
+    library = f"{helper.name}() of {helper.package}"
+    if helper.returns == "socket":
+        sid = ("x", 0)
+        return Export(helper.name, params, (), frozenset({Sock(sid)}), ((sid, (helper.port,), True),), (), (), (), (), (),
+                      library=library)
+    if helper.returns == "probe":
+        return Export(helper.name, params, (), frozenset(), (), (), (), (), (helper.argument,),
+                      ((helper.argument, helper.free_when),), library=library)
+    if helper.returns == "carries":
+        return Export(helper.name, params, (), frozenset({Param(helper.argument)}), (), (), (), (), (), (), library=library)
+    return Export(helper.name, params, (), frozenset(), (), (), (), (), (), (), released=helper.port,
+                  released_item=helper.item, library=library)

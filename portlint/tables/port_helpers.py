@@ -1,0 +1,84 @@
+"""The table of libraries' free-port helpers (`port_helpers.yaml`): what a call of each gives its caller.
+
+The table is package data: `port_helpers.json`, generated from `port_helpers.yaml`
+(its source, with the comments) and validated against `port_helpers.schema.json`
+by the test suite (tests/tables/test_port_helpers.py, which also regenerates the
+JSON with PORTLINT_UPDATE_FIXTURES=1). The socket analysis resolves a call to an
+entry through the module's imports and judges it as a call of the repository's
+own helper of that behaviour (PL601, PL602).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from portlint.model.records import Struct
+from portlint.speed.needles import holds
+
+# The words every helper's name holds one of (a file holding none calls none of them), found in the
+# one pass of portlint.speed.needles; tests/tables/test_port_helpers.py keeps them in step with the table.
+NEEDLES = (b"free_port", b"open_port", b"unused_port", b"UnusedPort", b"free_network_port", b"port_available",
+           b"port_free", b"with_port", b"available_port", b"random_ports", b"and_port", b"init_method", b"tcp_uri")
+
+
+class Helper(Struct, frozen=True):
+    package: str
+    name: str
+    returns: str  # released | socket | probe | carries
+    source: str
+    owner: str = ""  # the class of a method
+    port: str = ""  # zero | scanned (released, socket)
+    item: int = -1  # released: the number's place in a returned tuple
+    argument: int = -1  # probe, carries: the port's place among the arguments
+    free_when: bool = True  # probe: its answer for a free port
+
+    @property
+    def library(self) -> str:
+        return self.package
+
+
+@lru_cache(maxsize=1)
+def load() -> tuple[Helper, ...]:
+    return tuple(_helper(entry) for entry in table()["helpers"])
+
+
+def _helper(entry: dict[str, Any]) -> Helper:
+    return Helper(entry["package"], entry["name"], entry["returns"], entry["source"], entry.get("class", ""),
+                  entry.get("port", ""), entry.get("item", -1), entry.get("argument", -1), entry.get("free_when", True))
+
+
+@lru_cache(maxsize=1)
+def by_name() -> dict[str, tuple[Helper, ...]]:
+    """The helpers by their name (the word a call spells)."""
+    found: dict[str, list[Helper]] = {}
+    for helper in load():
+        found.setdefault(helper.name, []).append(helper)
+    return {name: tuple(helpers) for name, helpers in found.items()}
+
+
+@lru_cache(maxsize=1)
+def _names() -> re.Pattern[bytes]:
+    return re.compile(rb"\b(?:" + b"|".join(sorted(re.escape(name.encode()) for name in by_name())) + rb")\b")
+
+
+def mentioned(data: bytes) -> bool:
+    """Whether the bytes may call a helper of the table (the test before any parse)."""
+    return any(holds(data, needle) for needle in NEEDLES) and _names().search(data) is not None
+
+
+def table() -> dict[str, Any]:
+    """The packaged table as data (port_helpers.json)."""
+    import json
+
+    loaded: dict[str, Any] = json.loads(Path(__file__).with_name("port_helpers.json").read_bytes())
+    return loaded
+
+
+def from_yaml() -> dict[str, Any]:
+    """`port_helpers.yaml` parsed: what `port_helpers.json` must hold."""
+    from ruamel.yaml import YAML
+
+    loaded: dict[str, Any] = YAML(typ="safe").load(Path(__file__).with_name("port_helpers.yaml").read_text(encoding="utf-8"))
+    return loaded
