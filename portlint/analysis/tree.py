@@ -150,6 +150,30 @@ def _bodies(node: ast.AST) -> tuple[str, ...]:
     return names
 
 
+def _relative(path: str, level: int, module: str | None) -> str:
+    """The root-relative dotted name `from .x import` (`level` dots) means in the file `path`."""
+    package = path.split("/")[:-1]
+    if level > 1:
+        package = package[: max(len(package) - (level - 1), 0)]
+    return ".".join([*package, *(module.split(".") if module else [])])
+
+
+def imports_of(path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
+    """Local name -> (dotted module, name in it): `g` for `from M import f as g`, `m.` for `import M as m`."""
+    found: dict[str, tuple[str, str]] = {}
+    for node in statements(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = _relative(path, node.level, node.module) if node.level else (node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = (base, alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                found[(alias.asname or alias.name) + "."] = (alias.name, "")
+    return found
+
+
+
 @of_last
 def searchable(data: bytes) -> tuple[bytes, list[int]]:
     """A module's lines as ast numbers them (a lone CR ends one too) joined by newlines, and

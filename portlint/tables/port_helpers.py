@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct
-from portlint.speed.needles import holds
+from portlint.speed.needles import holds, of_last
 
 # The words every helper's name holds one of (a file holding none calls none of them), found in the
 # one pass of portlint.speed.needles; tests/tables/test_port_helpers.py keeps them in step with the table.
@@ -33,10 +33,11 @@ class Helper(Struct, frozen=True):
     item: int = -1  # released: the number's place in a returned tuple
     argument: int = -1  # probe, carries: the port's place among the arguments
     free_when: bool = True  # probe: its answer for a free port
+    modules: tuple[str, ...] = ()  # the modules it is imported from (and those under them): the package's
 
-    @property
-    def library(self) -> str:
-        return self.package
+    def imported_from(self, module: str) -> bool:
+        """Whether a module of that dotted name (or under it) may hold the helper."""
+        return any(module == prefix or module.startswith(prefix + ".") for prefix in self.modules or (self.package,))
 
 
 @lru_cache(maxsize=1)
@@ -46,7 +47,8 @@ def load() -> tuple[Helper, ...]:
 
 def _helper(entry: dict[str, Any]) -> Helper:
     return Helper(entry["package"], entry["name"], entry["returns"], entry["source"], entry.get("class", ""),
-                  entry.get("port", ""), entry.get("item", -1), entry.get("argument", -1), entry.get("free_when", True))
+                  entry.get("port", ""), entry.get("item", -1), entry.get("argument", -1), entry.get("free_when", True),
+                  tuple(entry.get("modules", ())))
 
 
 @lru_cache(maxsize=1)
@@ -63,9 +65,36 @@ def _names() -> re.Pattern[bytes]:
     return re.compile(rb"\b(?:" + b"|".join(sorted(re.escape(name.encode()) for name in by_name())) + rb")\b")
 
 
+@of_last
 def mentioned(data: bytes) -> bool:
     """Whether the bytes may call a helper of the table (the test before any parse)."""
     return any(holds(data, needle) for needle in NEEDLES) and _names().search(data) is not None
+
+
+def imported(imports: dict[str, tuple[str, str]]) -> dict[str, Helper]:
+    """The helpers a module can call, by the name it calls them, from its imports (local name ->
+    (dotted module, name in it); `m.` for `import M as m`): `f` for `from pkg.mod import f` (or
+    `as g`), `m.f` for `import pkg.mod as m` or `from pkg import mod as m`, and `.f` for a method of
+    a class it imports from the package."""
+    found: dict[str, Helper] = {}
+    helpers = load()
+    for local, (module, name) in imports.items():
+        if module.split(".", 1)[0] not in _packages():
+            continue
+        for helper in helpers:
+            if local.endswith("."):  # import pkg.mod (as m): m.f
+                if not helper.owner and helper.imported_from(module):
+                    found[local + helper.name] = helper
+            elif helper.imported_from(module) and name == (helper.owner or helper.name):
+                found["." + helper.name if helper.owner else local] = helper
+            elif not helper.owner and helper.imported_from(f"{module}.{name}"):  # from pkg import mod: mod.f
+                found[f"{local}.{helper.name}"] = helper
+    return found
+
+
+@lru_cache(maxsize=1)
+def _packages() -> frozenset[str]:
+    return frozenset(helper.package for helper in load())
 
 
 def table() -> dict[str, Any]:

@@ -7,8 +7,8 @@ import textwrap
 from conftest import SPARSE, needs_sparse
 
 from portlint.analysis import rendezvous
-from portlint.rules.per_cell_rendezvous import message
 from portlint.model.source import line_starts
+from portlint.rules.per_cell_rendezvous import message
 from portlint.speed import outline as python_outline
 
 

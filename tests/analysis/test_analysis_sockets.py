@@ -489,8 +489,8 @@ def test_exports_are_plain_data_a_caller_in_another_module_follows() -> None:
     import ast
     import pickle
 
-    from portlint.analysis.sockets.imports import External, Repository
     from portlint.analysis.sockets import analyse
+    from portlint.analysis.sockets.imports import External, Repository
 
     helper = textwrap.dedent("""\
         import socket
@@ -529,8 +529,8 @@ def test_a_method_nothing_seeds_reports_what_its_summary_found() -> None:
     import ast
     from pathlib import Path
 
-    from portlint.analysis.sockets import module
     from portlint.analysis import sockets as socket_analysis
+    from portlint.analysis.sockets import module
 
     root = Path(__file__).resolve().parents[2] / "fixtures"
     sources = [p.read_bytes() for p in sorted(root.rglob("*.py")) if socket_analysis.uses_sockets(p.read_bytes())]
@@ -729,34 +729,9 @@ if __name__ == "__main__":
 """
 
 
-@needs_sparse
-def test_the_socket_analysis_keeps_what_it_walks_and_what_that_calls() -> None:
-    """sockets.kept: the functions whose lines bind, spell one of theirs or an attribute they keep
-    on self (whole classes of those methods), the functions those call, and the module's own
-    code; not the functions nothing reaches."""
-    from portlint.analysis.sockets import kept
-    from portlint.speed import outline as python_outline
-
-    data = SPARSE.encode()
-    lines = python_outline.outline(data)
-    assert lines is not None
-    definitions = python_outline.definitions(data, lines)
-    found = kept(data, lines, definitions)
-    assert found is not None
-    whole, module_lines = found
-    named = {first: name for name, first, _ in definitions}
-    heads = {data[at:data.index(b"\n", at)].decode().strip() for at in whole}
-    assert {named[at] for at in whole if at in named} == {"free_port", "launch", "serve", "done", "open", "port"}
-    assert "class Holder:" in heads and "class Other:" not in heads  # the class of a hot method, whole (describe too)
-    assert [data.splitlines()[line - 1] for line in module_lines] == [
-        b"import socket", b"from contextlib import closing", b"LIMIT = 3", b'if __name__ == "__main__":',
-    ]
-    renamed = data.replace(b"def unrelated", "def ünrelated".encode())
-    assert kept(renamed, python_outline.outline(renamed), python_outline.definitions(renamed, python_outline.outline(renamed))) is None
-
-
-# What a byte reading tells apart as the tree does: fixtures given to tests as parameters, names
-# that only contain a bind's word, a bind with nothing to bind, attributes read or stored on self.
+# Shapes where a reading of the bytes and of the tree could part: fixtures given to tests as
+# parameters, names that only contain a bind's word, a bind with nothing to bind, attributes read or
+# stored on self (the sparse tree's analysis must still be the whole's).
 BY_THE_WORD = """\
 import socket
 
@@ -814,35 +789,12 @@ class Holder:
 
 
 @needs_sparse
-def test_a_module_is_read_for_its_binds_and_names_as_the_analysis_reads_its_tree() -> None:
-    """sockets.kept reads the bytes: a parameter named like a function (a pytest fixture) is no use
-    of it where the analysis' tree is not (not a call, an attribute, a default or annotation, or a
-    `global`); `bind_host`, `ServerArgs` and `.bind()` are no binds; an attribute another method
-    only reads brings no method (`self.name`), one a method may store does (`self.sock`)."""
-    import ast
-
-    from portlint.analysis import sockets, tree
-    from portlint.analysis.sockets import module
-    from portlint.speed import outline as python_outline
-
-    data = BY_THE_WORD.encode()
-    lines = python_outline.outline(data)
-    assert lines is not None
-    definitions = python_outline.definitions(data, lines)
-    reached = {definitions[index][0] for index in sockets._Spans(data, lines, definitions, tree.Nesting(definitions)).reached()}
-    assert reached == {"free_port", "test_called", "test_continued", "test_default", "test_annotated",
-                       "test_attribute", "test_global", "inner", "open", "describe"}
-    hot, _ = module.ModuleIndex(ast.parse(data), None, data)._hot()
-    assert {node.name for node in hot} <= reached
-    assert {node.name for node in hot} >= {"free_port", "test_called", "test_continued", "test_default", "open"}
-
-
-@needs_sparse
-def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkeypatch) -> None:  # noqa: ANN001
-    """A file the socket analysis reads is parsed without the functions nothing reaches; what it
-    extracts (sites, commands, findings, exports) is what the whole module gives, for the shape
-    written for it and every module of these tests and the fixtures that a code analysis reads
-    (the site finder skips the cold statements of the functions kept whole, as in a whole tree)."""
+def test_the_code_analyses_of_a_sparse_tree_are_those_of_the_whole_module(monkeypatch) -> None:  # noqa: ANN001
+    """A file the socket analysis reads is parsed whole; one only the rendezvous analysis reads is
+    parsed without the functions nothing reaches. What each extracts (sites, commands, facts,
+    exports) is what the whole module gives, for every module of these tests and the fixtures
+    that a code analysis reads (the site finder skips the cold statements of the functions kept
+    whole, as in a whole tree)."""
     import ast
     from pathlib import Path
 
@@ -855,7 +807,7 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
     real = python.ast.parse
     monkeypatch.setattr(python.ast, "parse", lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
     sparse = extract_file("m.py", "python", SPARSE.encode(), NameFilter())
-    assert b"def free_port" in parsed[-1] and b"def unrelated" not in parsed[-1] and b"class Other" not in parsed[-1]
+    assert parsed[-1] == SPARSE.encode()  # a module the socket analysis reads is parsed whole
     assert sparse.extraction.sockets is not None and sparse.extraction.sockets.handoffs  # the probe, found
 
     root = Path(__file__).resolve().parents[2]

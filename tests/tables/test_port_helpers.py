@@ -73,9 +73,10 @@ def judged(source: str) -> list[tuple[int, str, str]]:
 
 def call_of(helper: port_helpers.Helper, arguments: str = "") -> tuple[str, str]:
     """An import of the helper and a call of it, as a module of the field writes them."""
+    module = (helper.modules or (helper.package,))[0]
     if helper.owner:
-        return f"from {helper.package}.lib import {helper.owner}", f"{helper.owner}.instance().{helper.name}({arguments})"
-    return f"from {helper.package}.utils import {helper.name}", f"{helper.name}({arguments})"
+        return f"from {module}.lib import {helper.owner}", f"{helper.owner}.instance().{helper.name}({arguments})"
+    return f"from {module}.utils import {helper.name}", f"{helper.name}({arguments})"
 
 
 @pytest.mark.parametrize("helper", [h for h in HELPERS if h.returns == "released"], ids=lambda h: f"{h.package}.{h.name}")
@@ -163,3 +164,14 @@ def test_a_helper_is_resolved_only_through_an_import_from_its_library() -> None:
         def two():
             return vu.get_open_port()
     """)] == [(4, "PL602"), (6, "PL602")]
+
+
+def test_a_module_that_only_names_a_helper_is_not_read_for_one() -> None:
+    """The bytes name a helper of the table, but the module imports it from no library of the table, or
+    imports the library without calling the helper through it: the socket analysis does not read it."""
+    from portlint.analysis import sockets
+
+    assert not sockets.uses_sockets(b"import ray\nfrom .utils import find_free_port\nport = find_free_port()\n")
+    assert sockets.uses_sockets(b"import ray\nport = ray.find_free_port()\n")
+    assert sockets.uses_sockets(b"from vllm.utils import get_open_port\n")
+    assert not sockets.uses_sockets(b"from torch.nn import get_free_port\n")

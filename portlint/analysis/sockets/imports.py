@@ -18,7 +18,7 @@ from collections.abc import Hashable
 
 from portlint.analysis.sockets.flow import Summary
 from portlint.analysis.sockets.values import Addr, Marker, Num, Param, Sock, Tup
-from portlint.analysis.tree import statements
+from portlint.analysis.tree import imports_of
 from portlint.model.records import Struct
 from portlint.tables import port_helpers
 
@@ -109,29 +109,6 @@ def module_names(path: str) -> list[str]:
     return [".".join(parts[i:]) for i in range(len(parts))]
 
 
-def _relative(path: str, level: int, module: str | None) -> str:
-    """The root-relative dotted name `from .x import` (`level` dots) means in the file `path`."""
-    package = path.split("/")[:-1]
-    if level > 1:
-        package = package[: max(len(package) - (level - 1), 0)]
-    return ".".join([*package, *(module.split(".") if module else [])])
-
-
-def imported(path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
-    """Local name -> (dotted module, name in it): `g` for `from M import f as g`, `m.` for `import M as m`."""
-    found: dict[str, tuple[str, str]] = {}
-    for node in statements(tree):
-        if isinstance(node, ast.ImportFrom):
-            base = _relative(path, node.level, node.module) if node.level else (node.module or "")
-            for alias in node.names:
-                if alias.name != "*":
-                    found[alias.asname or alias.name] = (base, alias.name)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                found[(alias.asname or alias.name) + "."] = (alias.name, "")
-    return found
-
-
 class Repository:
     """The exports of every module, by the dotted names its file can be imported as."""
 
@@ -155,7 +132,7 @@ class Repository:
     def externals(self, path: str, tree: ast.Module) -> dict[str, External]:
         """The imported functions a file can call, by the name it calls them (`f`, `net.f`, `pkg.net.f`)."""
         found: dict[str, External] = {}
-        for local, (module, name) in imported(path, tree).items():
+        for local, (module, name) in imports_of(path, tree).items():
             if local.endswith("."):
                 for export_name, exported in self.module(module).items():
                     found[local + export_name] = External(exported)
@@ -182,38 +159,8 @@ class Repository:
 
 # -- the helpers of installed libraries ------------------------------------------------
 def library_externals(tree: ast.Module) -> dict[str, External]:
-    """The table's helpers (portlint.tables.port_helpers) a module can call, by the name it calls them:
-    `f` for `from pkg.mod import f` (or `as g`), `m.f` for `import pkg.mod as m` or `from pkg import
-    mod as m`, and `.f` for a method of a class it imports from the package."""
-    helpers = port_helpers.by_name()
-    packages = {helper.package for found in helpers.values() for helper in found}
-    found: dict[str, External] = {}
-    for local, (module, name) in imported("", tree).items():
-        package = module.split(".", 1)[0]
-        if package not in packages:
-            continue
-        if local.endswith("."):  # import pkg.mod (as m): m.f
-            for helper in _of_package(helpers, package):
-                if not helper.owner:
-                    found[local + helper.name] = _external(helper)
-            continue
-        for helper in helpers.get(name, ()):
-            if helper.package == package and not helper.owner:
-                found[local] = _external(helper)
-        for helper in _of_package(helpers, package):
-            if helper.owner and helper.owner == name:
-                found["." + helper.name] = _external(helper)
-            elif not helper.owner and name not in helpers:  # from pkg import mod: mod.f
-                found[f"{local}.{helper.name}"] = _external(helper)
-    return found
-
-
-def _of_package(helpers: dict[str, tuple[port_helpers.Helper, ...]], package: str) -> list[port_helpers.Helper]:
-    return [helper for found in helpers.values() for helper in found if helper.package == package]
-
-
-def _external(helper: port_helpers.Helper) -> External:
-    return External(library_export(helper))
+    """The table's helpers (portlint.tables.port_helpers) a module can call, by the name it calls them."""
+    return {local: External(library_export(helper)) for local, helper in port_helpers.imported(imports_of("", tree)).items()}
 
 
 def library_export(helper: port_helpers.Helper) -> Export:

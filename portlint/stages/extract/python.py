@@ -93,10 +93,8 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
     (python_outline): every statement with a body in the tree is one it would visit.
     Where the command reader reads it too, so are the statements that spell a name a
     command's placeholder may read and the functions named like a command
-    (python_commands.kept). So does each code analysis that reads the file: the socket
-    analysis (`socket_code`) keeps the functions where a bound socket can appear, those they
-    call, their classes and the module's own code (sockets.kept); the rendezvous analysis
-    (`starts`) every function it may reach (rendezvous.kept).
+    (python_commands.kept). So does the rendezvous analysis (`starts`): every function it may
+    reach (rendezvous.kept). A module the socket analysis reads (`socket_code`) is parsed whole.
     """
     data = source.data
     sparse = None
@@ -106,7 +104,7 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
         if command_hot is not None:  # with no line left to read, the file is one the reader does not read
             command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot) or None
         definitions = python_outline.definitions(data, lines)
-        kept = _kept(data, lines, definitions, socket_code, starts)
+        kept = _kept(data, definitions, socket_code, starts)
         if kept is not None:
             functions, kept_lines = kept
             hot_lines = [*hot, *(command_hot or ())]
@@ -136,19 +134,15 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
         return Extraction(error=f"invalid Python: {error}")
 
 
-def _kept(data: bytes, lines: python_outline.Outline, definitions: list[tuple[str, int, int]], socket_code: bool,
+def _kept(data: bytes, definitions: list[tuple[str, int, int]], socket_code: bool,
           starts: bool) -> tuple[list[int], list[int]] | None:
     """What the code analyses reading the module read of it, kept whole in a sparse tree: the
-    statements (where they start) and the lines of the module's own code; None: all of it."""
-    functions: list[int] = []
-    kept_lines: set[int] = set()
-    for kept in (rendezvous.kept(data, definitions) if starts else ([], []),
-                 sockets.kept(data, lines, definitions) if socket_code else ([], [])):
-        if kept is None:
-            return None
-        functions += kept[0]
-        kept_lines.update(kept[1])
-    return functions, sorted(kept_lines)
+    statements (where they start) and the lines of the module's own code; None: all of it (the
+    socket analysis reads the whole module: a sparse tree of only what it reaches saved too little
+    for the hand-kept reading of bytes it took, docs/performance.md)."""
+    if socket_code:
+        return None
+    return rendezvous.kept(data, definitions) if starts else ([], [])
 
 
 class _SiteFinder(Visitor):
