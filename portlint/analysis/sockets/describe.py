@@ -4,7 +4,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable
 
-from portlint.analysis.sockets.flow import Violation, launches
+from portlint.analysis.sockets.expressions import launches
+from portlint.analysis.sockets.flow import Violation
 from portlint.analysis.sockets.values import Escape, Release
 from portlint.analysis.tree import Located, Positions, dotted
 from portlint.model.extraction import Bound, HandedOn, PortHandOff, Released, Spot

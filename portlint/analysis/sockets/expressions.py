@@ -51,9 +51,11 @@ CLOSING = frozenset(("close", "server_close"))
 SERVING = frozenset(("serve_forever", "serve", "start_serving", "handle_request", "accept", "recv", "recvfrom",
                      "recv_into", "makefile", "detach"))
 CONVERSIONS = frozenset(("str", "int", "repr", "format", "float", "hex", "abs", "min", "max", "sorted", "list",
-                         "tuple", "set", "next", "iter", "reversed", "enumerate", "sum", "closing", "wrap_socket"))
+                         "tuple", "set", "next", "iter", "reversed", "enumerate", "sum", "closing", "wrap_socket",
+                         "range", "map", "zip", "filter", "join", "dumps", "encode"))
+# Calls that only look at or log what they are given (a number written to a file or a pipe is handed on).
 QUIET = frozenset(("print", "isinstance", "issubclass", "len", "hasattr", "getattr", "id", "type", "callable", "bool",
-                   "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal", "write"))
+                   "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"))
 STORING = frozenset(("append", "extend", "add", "insert", "update", "setdefault", "put", "put_nowait", "appendleft",
                      "putenv"))
 # Its descriptor goes elsewhere (a child's pass_fds, another socket object): the socket lives on there.
@@ -62,6 +64,13 @@ SOCKET_METHODS = CLOSING | SERVING | HANDED_OVER | frozenset((
     "getsockname", "listen", "setsockopt", "getsockopt", "settimeout", "setblocking", "connect", "connect_ex",
     "shutdown", "send", "sendall", "sendto"))
 RANDOM = frozenset(("randint", "randrange", "choice", "randbelow", "uniform"))
+_LAUNCHERS = frozenset(("Popen", "check_call", "check_output", "create_subprocess_exec", "create_subprocess_shell",
+                        "execv", "execvp", "execvpe", "spawnv", "spawnvp", "posix_spawn", "posix_spawnp"))
+_LAUNCH_CALLS = frozenset(("subprocess.run", "subprocess.call", "sp.run", "sp.call", "os.system", "run_command"))
+# Calls that take a port to bind it, by their name: processes, threads and servers made or started.
+_BINDERS = frozenset(("Process", "Thread", "run", "serve", "start", "launch", "spawn", "start_server", "run_app",
+                      "create_subprocess_exec", "create_subprocess_shell"))
+_BINDER_ENDS = ("Process", "Server", "Config", "_server", "Thread")
 # The values of constants, made once (and their hashes with them: a state's key hashes its values).
 _TRUE, _FALSE, _ZERO, _CANDIDATE = frozenset({TRUE}), frozenset({FALSE}), frozenset({ZERO}), frozenset({CANDIDATE})
 
@@ -232,32 +241,52 @@ class Evaluator(ABC):
         hands on busy ports, which is no race. A probe of a chosen port used as a guard
         (`if not is_free(port): raise`) makes the port, where it was found free, the number of a
         socket the probe released (a `("guard", call)` socket: judged only when the port is
-        handed to a subprocess).
+        handed to a subprocess). A probe of every port of a block (`all(is_free(p) for p in
+        range(base, base + n))`, `while any(in_use(p) for p in block)`) links the variables the
+        block is made of (`base`, `block`) alike, where the test found the whole block free.
         """
         probed = self._probed(node)
-        before = state.env.get(probed[0]) if probed else None
+        before = {name: state.env.get(name) for name in probed[0]} if probed else {}
         self.eval(node, state)
         true, false = state.copy(), state
         if probed:
-            name, free_when_true, call, helper = probed
+            names, free_when_true, call, helper, block = probed
             free, busy = (true, false) if free_when_true else (false, true)
-            if before is not None:
-                busy.env[name] = before
-            chosen = before or NOTHING
-            if CANDIDATE not in chosen and not numbers_in(chosen):
-                sid = ("guard", call)
-                free.socks[sid] = SockState(frozenset({(call, CHOSEN_PORT)}), Release(call, "probe", helper))
-                free.env[name] = chosen | {Num(sid)}
+            for name, held in before.items():
+                if held is not None:
+                    busy.env[name] = held
+                chosen = held or NOTHING
+                if block and CANDIDATE in chosen:  # a block of scanned candidates: the probe released each
+                    sid: Hashable = ("probe", call, name)
+                    free.socks[sid] = SockState(frozenset({(call, SCANNED_PORT)}), Release(call, "probe", helper))
+                    free.env[name] = frozenset({Num(sid)})
+                elif CANDIDATE not in chosen and not numbers_in(chosen):
+                    sid = ("guard", call)
+                    free.socks[sid] = SockState(frozenset({(call, CHOSEN_PORT)}), Release(call, "probe", helper))
+                    free.env[name] = chosen | {Num(sid)}
         return true, false
 
-    def _probed(self, node: ast.expr) -> tuple[str, bool, ast.Call, str] | None:
-        """(port name, whether a true test means free, the call, the probe's name) when `node` is a probe
-        call, maybe negated."""
+    def _probed(self, node: ast.expr) -> tuple[list[str], bool, ast.Call, str, bool] | None:
+        """(port names, whether a true test means free, the call, the probe's name, whether of a
+        block) when `node` is a probe call, maybe negated, or `all()`/`any()` of probes of the ports
+        of a block: then the names the block is made of, and what the whole test means."""
         negated = False
         while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             negated, node = not negated, node.operand
         if not isinstance(node, ast.Call):
             return None
+        block = _block_probe(node)
+        if block is not None:
+            every, generator = block
+            inner = self._probed(every.elt)
+            if inner is None or inner[0] != [_target_name(generator)]:
+                return None
+            free_when_true = inner[1]
+            # all(free): true when the block is free; any(busy): false when it is; else it says nothing
+            if (dotted(node.func) == "all") != free_when_true:
+                return None
+            names = [n.id for n in ast.walk(generator.iter) if isinstance(n, ast.Name) and not _called(n, generator.iter)]
+            return names, free_when_true != negated, inner[2], inner[3], True
         target = self.target(node.func)
         summary = self.index.summary(target[0]) if target is not None else None
         if target is None or summary is None:
@@ -269,7 +298,7 @@ class Evaluator(ABC):
             place = k - target[1]
             arg = by_name[0] if by_name else positional[place] if 0 <= place < len(positional) else None
             if isinstance(arg, ast.Name):
-                return arg.id, free_when_true != negated, node, summary.library or f"{target[0].name}()"
+                return [arg.id], free_when_true != negated, node, summary.library or f"{target[0].name}()", False
         return None
 
     def target(self, func: ast.expr) -> tuple[Function | External, int] | None:
@@ -400,8 +429,11 @@ class Evaluator(ABC):
     def pass_on(self, node: ast.Call, values: frozenset, state: State) -> frozenset:
         """An unknown call keeps the sockets handed to it; a port handed to it after its release escapes."""
         self.hold(values, state)
-        for sid in numbers_in(values):
+        numbers = numbers_in(values)
+        for sid in numbers:
             self.check(state, sid, Escape(node, "pass"), at_exit=False)
+        if numbers and binds_there(node):
+            state.hand(numbers)
         return numeric(values)
 
     def _socket_method(self, node: ast.Call, func: ast.Attribute, receiver: frozenset, positional: list,
@@ -492,8 +524,11 @@ class Evaluator(ABC):
         name = f"{helper.name}()"
         if summary is None:  # recursion: the helper is being analysed already
             return self.pass_on(node, everything, state)
-        for sid in numbers_in(everything):
+        numbers = numbers_in(everything)
+        for sid in numbers:
             self.check(state, sid, Escape(node, "pass"), at_exit=False)
+        if numbers and binds_there(node):
+            state.hand(numbers)
         args: dict[int, tuple[ast.expr | None, frozenset]] = {0: (None, receiver)} if shift else {}
         args.update({i + shift: arg for i, arg in enumerate(positional)})
         args.update({summary.params.index(k): arg for k, arg in keywords.items() if k in summary.params})
@@ -528,3 +563,40 @@ def _unpacked(values: frozenset, i: int, count: int) -> frozenset:
 def _unstarred(node: ast.expr) -> ast.expr:
     """`x` for `*x`: an element of a tuple or list display (libcst's Element.value)."""
     return node.value if isinstance(node, ast.Starred) else node
+
+
+def _block_probe(call: ast.Call) -> tuple[ast.GeneratorExp | ast.ListComp | ast.SetComp, ast.comprehension] | None:
+    """`all(...)`/`any(...)` of a comprehension with one loop and no condition: it and its loop."""
+    if dotted(call.func) not in ("all", "any") or len(call.args) != 1 or call.keywords:
+        return None
+    every = call.args[0]
+    if not isinstance(every, (ast.GeneratorExp, ast.ListComp, ast.SetComp)) or len(every.generators) != 1:
+        return None
+    generator = every.generators[0]
+    return (every, generator) if not generator.ifs and isinstance(generator.target, ast.Name) else None
+
+
+def _target_name(generator: ast.comprehension) -> str:
+    return generator.target.id if isinstance(generator.target, ast.Name) else ""
+
+
+def _called(name: ast.Name, tree: ast.expr) -> bool:
+    """Whether the name is the function of a call under `tree` (`range` in `range(a, b)`)."""
+    return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
+
+
+def binds_there(call: ast.Call) -> bool:
+    """The call hands a port to what binds it: a program it starts, a process or thread it starts or
+    makes (`multiprocessing.Process`, with fork the child inherits the open socket too), a server it
+    makes or runs (`uvicorn.run`, `...Server(...)`, `uvicorn.Config(...)`)."""
+    called = dotted(call.func)
+    name = called.rsplit(".", 1)[-1] if called else call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    return name in _LAUNCHERS or called in _LAUNCH_CALLS or name in _BINDERS or name.endswith(_BINDER_ENDS)
+
+
+def launches(escape: Escape) -> bool:
+    """The number is handed to a call that starts another program (`subprocess.Popen`, `os.system`, ...)."""
+    if escape.how != "pass" or not isinstance(escape.node, ast.Call):
+        return False
+    called = dotted(escape.node.func)
+    return called.rsplit(".", 1)[-1] in _LAUNCHERS or called in _LAUNCH_CALLS

@@ -34,7 +34,7 @@ from portlint.analysis.sockets.values import (
     numbers_in,
     sockets_in,
 )
-from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
+from portlint.analysis.tree import FUNCTIONS, Located, is_int, names_in
 from portlint.model.records import Struct, field, replace
 
 if TYPE_CHECKING:
@@ -43,9 +43,6 @@ if TYPE_CHECKING:
 # Statements without statements inside (libcst's small statements).
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
            ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
-_LAUNCHERS = frozenset(("Popen", "check_call", "check_output", "create_subprocess_exec", "create_subprocess_shell",
-                        "execv", "execvp", "execvpe", "spawnv", "spawnvp", "posix_spawn", "posix_spawnp"))
-_LAUNCH_CALLS = frozenset(("subprocess.run", "subprocess.call", "sp.run", "sp.call", "os.system", "run_command"))
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
 LOOP_ROUNDS = 2
 _COMPARED = 16  # up to this many paths, `_distinct` compares them pair by pair
@@ -145,8 +142,8 @@ class Flow(Evaluator):
 
     def check(self, state: State, sid: Hashable, escape: Escape, at_exit: bool) -> None:
         sock = state.sock(sid)
-        if not sock.binds or (sock.alive if at_exit else sock.released is None):
-            return
+        if not sock.binds or sock.handed or (sock.alive if at_exit else sock.released is None):
+            return  # open (or held until what binds the port has it): no window
         elsewhere = isinstance(sid, tuple) and sid[0] == "class"
         for origin, kind in sock.binds:
             if isinstance(kind, tuple):  # bound to a parameter: port 0 when that is its default
@@ -446,14 +443,6 @@ def _distinct(states: list[State]) -> list[State]:
             group.append(state)
             kept.append(state)
     return kept[:MAX_PATHS]
-
-
-def launches(escape: Escape) -> bool:
-    """The number is handed to a call that starts another program (`subprocess.Popen`, `os.system`, ...)."""
-    if escape.how != "pass" or not isinstance(escape.node, ast.Call):
-        return False
-    called = dotted(escape.node.func)
-    return called.rsplit(".", 1)[-1] in _LAUNCHERS or called in _LAUNCH_CALLS
 
 
 def _is_param(sid: Hashable) -> bool:

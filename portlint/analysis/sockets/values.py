@@ -80,6 +80,7 @@ class SockState(Struct, frozen=True):
     binds: frozenset = NOTHING  # of (origin node or None when bound in another method, Kind)
     released: Release | None = None
     held: bool = False  # returned, stored or handed to a call: someone else keeps it open
+    handed: bool = False  # its port went, while it was open, to a process or server that binds it
 
     @property
     def alive(self) -> bool:
@@ -145,6 +146,13 @@ class State(Struct):
             state = self.sock(sid)
             if state.released is None:
                 self.socks[sid] = replace(state, released=release)
+
+    def hand(self, sids: Iterable[Hashable]) -> None:
+        """The sockets' ports go to what binds them, while the sockets are still open (bind and hold)."""
+        for sid in sids:
+            state = self.sock(sid)
+            if state.binds and state.released is None and not state.handed:
+                self.socks[sid] = replace(state, handed=True)
 
     def store(self, sids: Iterable[Hashable], escape: Escape) -> None:
         self.pending += tuple((sid, escape) for sid in sids if (sid, escape) not in self.pending)
