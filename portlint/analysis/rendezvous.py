@@ -40,6 +40,7 @@ from portlint.analysis.tree import (
 from portlint.model.extraction import RepeatedStart, Spot
 from portlint.model.records import Struct
 from portlint.speed.needles import holds, of_last
+from portlint.tables import servers
 
 # One test per alternative: the literal it opens with (portlint.speed.needles finds them all in one
 # pass, and most files hold none of them), then the pattern for the rest, only where the literal
@@ -68,9 +69,12 @@ _ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
 _WAITS = frozenset(("wait", "communicate", "kill", "terminate", "join", "shutdown", "close"))
 _ENGINE_TEARDOWNS = frozenset(("destroy_model_parallel", "destroy_distributed_environment",
                                "cleanup_dist_env_and_memory", "kill_process_tree"))
-_BLOCKING = frozenset(("run", "call", "check_call", "check_output"))
-_TORCHRUN = re.compile(r"^(?:torchrun|torch\.distributed\.(?:run|launch))$")
-_FLAGS = ("--master-port", "--master_port", "--rdzv-endpoint", "--rdzv_endpoint")
+_PROCESS_WAITS = frozenset(("wait", "communicate"))
+# Calls that stop a process without waiting for it to exit (it may still hold its port a while).
+_KILLS = frozenset(("kill", "terminate", "send_signal"))
+_KILL_CALLS = frozenset(("os.kill", "os.killpg", "psutil.Process"))
+_KILL_COMMANDS = frozenset(("kill", "pkill", "killall"))
+_PART = re.compile(r"\{#\d+\}")  # a placeholder for an expression in a launched command's words
 
 
 class Start(Struct, frozen=True):
@@ -88,6 +92,11 @@ class Start(Struct, frozen=True):
 
 @of_last
 def worth_reading(data: bytes) -> bool:
+    """Python that may start a listener on a fixed port: a start next to a literal port, or a server or
+    launcher of the table (portlint.tables.servers: its default port is fixed) next to a call that may
+    launch it."""
+    if servers.mentioned(data) and _LAUNCH.search(data) is not None:
+        return True
     return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \
         any(holds(data, literal) and pattern.search(data) for literal, pattern in _PORTS)
 
@@ -130,8 +139,10 @@ class _Module:
 
     @property
     def module_env(self) -> dict[str, tuple[int, int] | None]:
+        """MASTER_PORT/VLLM_PORT the module's code sets, and its names bound to a literal port (`py:NAME`)."""
         if self._module_env is None:
-            self._module_env = _env_ports(_own_nodes(self.tree.body))
+            nodes = _own_nodes(self.tree.body)
+            self._module_env = {**_name_ports(nodes), **_env_ports(nodes)}
         return self._module_env
 
     # -- what a function does, for its callers ---------------------------------
@@ -207,7 +218,9 @@ class _Module:
                 return None  # SGLang picks its ports from its own arguments
             return self._env_start(call, env, what, "engine", ("VLLM_PORT", "MASTER_PORT"))
         if name == "Popen" or called in ("asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell"):
-            return self._torchrun(call, env)
+            return self._launched(call, env, background=True)
+        if called in ("os.system", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output"):
+            return self._launched(call, env, background=False)
         if name in ("spawn", "start_processes") and _keyword_false(call, "join"):
             worker = call.args[0] if call.args else _keyword(call, "fn")
             worker_name = _helper(worker) if worker is not None else ""
@@ -233,40 +246,91 @@ class _Module:
         # The environment may still fix it (a caller, the module).
         return Start(call, what, None, "", 0, kind, variables=variables)
 
-    def _torchrun(self, call: ast.Call, env: dict[str, tuple[int, int] | None]) -> Start | None:
-        words = _command_words(call)
-        if not words:
+    def _launched(self, call: ast.Call, env: dict[str, tuple[int, int] | None], background: bool) -> Start | None:
+        """A server or launcher of the table (portlint.tables.servers) the call starts, and keeps running:
+        `subprocess.Popen`, or a shell command put in the background (`os.system("... &")`); a blocking
+        run exits before the next one."""
+        words, values = _command_parts(call)
+        if not background:
+            if not words or words[-1] != "&":
+                return None
+            words = words[:-1]
+        found = servers.started(words)
+        if found is None:
             return None
-        at = next((i for i, w in enumerate(words) if _TORCHRUN.match(w.rsplit("/", 1)[-1])), None)
-        if at is None:
-            return None
-        port, where = _flag_port(words[at + 1:])
-        if port is not None:
-            return Start(call, "torchrun", port, where, call.lineno, "process")
-        env_keyword = _keyword(call, "env")
-        local = _env_ports([env_keyword]) if isinstance(env_keyword, ast.Dict) else {}
-        fixed = local.get("MASTER_PORT") if local else env.get("MASTER_PORT")
-        if fixed is None:
-            return None
-        return Start(call, "torchrun", fixed[0], "MASTER_PORT", fixed[1], "process")
+        torchrun = found.server.name == "torchrun"
+        kind, what = ("process", "torchrun") if torchrun else ("server", found.server.name)
+        if found.flag and found.port is not None:
+            return Start(call, what, found.port, found.flag, call.lineno, kind)
+        if found.flag:  # an expansion: a variable the loop may or may not change
+            held = _PART.fullmatch(found.value.rsplit(":", 1)[-1])
+            value = values.get(held.group(0)) if held else None
+            variable = _variable(value) if value is not None else ""
+            return Start(call, what, None, "", 0, kind, variables=(f"py:{variable}",)) if variable else None
+        if torchrun:  # MASTER_PORT in the child's environment, else torchrun's own default
+            env_keyword = _keyword(call, "env")
+            local = _env_ports([env_keyword]) if isinstance(env_keyword, ast.Dict) else {}
+            if "MASTER_PORT" in local or "MASTER_PORT" in env:
+                fixed = local.get("MASTER_PORT") if local else env.get("MASTER_PORT")
+                return Start(call, what, fixed[0], "MASTER_PORT", fixed[1], kind) if fixed is not None else None
+        return Start(call, what, found.port, "", call.lineno, kind)
 
     def _torn_down(self, start: Start, nodes: list[ast.AST]) -> bool:
-        """The block that holds the start also ends it: the teardown of its kind, or a wait on its process."""
-        if start.kind in self._kinds_torn(nodes):
-            return True
+        """The block that holds the start also ends it (a helper's own block: it returns with nothing left)."""
+        return self._ending(start, nodes)[0]
+
+    def _ending(self, start: Start, nodes: Sequence[ast.AST], strict: bool = False,
+                guarded: frozenset[int] = frozenset()) -> tuple[bool, str, str, int]:
+        """Whether the block ends the start (the teardown of its kind, a wait on its process), and
+        else how it stops it without that: ("kill", the call, its line) for a kill that does not wait
+        for the process to exit, ("raise", ...) for a teardown that an exception skips (`strict`: an
+        exception does not end the repetition; `guarded`: ids of the nodes in a `finally` or `with`)."""
         var = start.var or _bound_name(start.node, nodes)
+        kill: tuple[str, str, int] | None = None
         for node in nodes:
             if isinstance(node, ast.With) and any(item.context_expr is start.node for item in node.items):
-                return True  # `with Popen(...) as p:` waits on exit
-            if not var:
+                return True, "", "", 0  # `with Popen(...) as p:` waits on exit
+            if not isinstance(node, ast.Call):
+                if isinstance(node, ast.Delete) and var and start.kind == "engine" and any(
+                        isinstance(t, ast.Name) and t.id == var for t in node.targets) and \
+                        any(isinstance(n, ast.Call) and dotted(n.func) == "gc.collect" for n in nodes):
+                    return self._kept_or_skipped(node, strict, guarded)
                 continue
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _WAITS \
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id == var:
-                return True
-            if isinstance(node, ast.Delete) and start.kind == "engine" and any(
-                    isinstance(t, ast.Name) and t.id == var for t in node.targets):
-                return any(isinstance(n, ast.Call) and dotted(n.func) == "gc.collect" for n in nodes)
-        return False
+            if self._ends_it(node, start, var):
+                return self._kept_or_skipped(node, strict, guarded)
+            if kill is None and start.kind in ("process", "server") and _kills(node, var):
+                kill = ("kill", ast.unparse(node), node.lineno)
+        return (False, *kill) if kill is not None else (False, "", "", 0)
+
+    def _ends_it(self, call: ast.Call, start: Start, var: str) -> bool:
+        """Whether the call ends the start: its kind's teardown, a wait on its holder, or a module
+        helper that does either."""
+        name = _name(call.func)
+        if start.kind == "group" and name == "destroy_process_group" or start.kind == "engine" and name in _ENGINE_TEARDOWNS:
+            return True
+        helper = _helper(call.func)
+        if helper in self.functions and start.kind in self.tears(helper):
+            return True
+        if not var:
+            return False
+        waits = _PROCESS_WAITS if start.kind in ("process", "server") else _WAITS
+        if isinstance(call.func, ast.Attribute) and call.func.attr in waits and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id == var:
+            return True
+        # a module helper handed the holder that waits on what it is given (`stop(proc)`)
+        return helper in self.functions and start.kind in ("process", "server") and \
+            any(isinstance(arg, ast.Name) and arg.id == var for arg in call.args) and self.waits(helper)
+
+    def waits(self, name: str) -> bool:
+        """Whether a module function waits for a process (`.wait()`, `.communicate()` on anything)."""
+        return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PROCESS_WAITS
+                   for node in _own_nodes(self.functions[name].body))
+
+    @staticmethod
+    def _kept_or_skipped(node: ast.AST, strict: bool, guarded: frozenset[int]) -> tuple[bool, str, str, int]:
+        if strict and id(node) not in guarded:
+            return False, "raise", ast.unparse(node) if isinstance(node, ast.expr) else "", getattr(node, "lineno", 0)
+        return True, "", "", 0
 
     # -- repeated starts --------------------------------------------------------
     def problems(self) -> Iterator[tuple[ast.Call, Callable[[Spot], RepeatedStart]]]:
@@ -285,20 +349,27 @@ class _Module:
             if not loops:
                 continue
             scope_nodes = _own_nodes(body)
-            scope_env = {**self.module_env, **_env_ports(scope_nodes)}
+            parameters = _parameter_ports(owner, self.module_env) if isinstance(owner, FUNCTIONS) else {}
+            scope_env = {**self.module_env, **parameters, **_name_ports(scope_nodes), **_env_ports(scope_nodes)}
             for loop in scope_nodes:
                 if id(loop) not in loops:
                     continue
                 if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                     per = ("while", "") if isinstance(loop, ast.While) else ("for", ast.unparse(loop.target))
-                    yield from self._repeated(culprit, _own_nodes(loop.body), scope_env, (*per, loop.lineno))
+                    targets = _targets(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else ()
+                    yield from self._repeated(culprit, _own_nodes(loop.body), scope_env, (*per, loop.lineno),
+                                              targets=targets)
                 elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                     parts = [loop.key, loop.value] if isinstance(loop, ast.DictComp) else [loop.elt]
-                    yield from self._repeated(culprit, _own_nodes(parts), scope_env, ("comprehension", "", loop.lineno))
+                    targets = tuple(name for generator in loop.generators for name in _targets(generator.target))
+                    yield from self._repeated(culprit, _own_nodes(parts), scope_env, ("comprehension", "", loop.lineno),
+                                              targets=targets)
         for function in index.functions:
             if _parametrized(function) and index.starts_in(function):
                 nodes = _own_nodes(function.body)
-                env = {**self.module_env, **_env_ports(nodes)}
+                # its parameters change per case: they name the cases' values
+                env = {**self.module_env, **{f"py:{name}": None for name in _parameter_ports(function)},
+                       **_name_ports(nodes), **_env_ports(nodes)}
                 yield from self._repeated(function.name, nodes, env, ("parametrized", function.name, function.lineno))
         for cls in index.classes:
             yield from self._per_test(cls, index)
@@ -310,16 +381,22 @@ class _Module:
             if setup in methods and index.starts_in(methods[setup]):
                 nodes = _own_nodes(methods[setup].body)
                 after = _own_nodes(methods[teardown].body) if teardown in methods else []
-                env = {**self.module_env, **_env_ports(nodes)}
+                env = {**self.module_env, **_name_ports(nodes), **_env_ports(nodes)}
                 yield from self._repeated(f"{cls.name}.{setup}", nodes, env, ("setup", cls.name, methods[setup].lineno),
                                           after=after)
 
     def _repeated(self, culprit: str, nodes: list[ast.AST], env: dict, per: tuple[str, str, int],
-                  after: Sequence[ast.AST] = ()) -> Iterator[tuple[ast.Call, Callable[[Spot], RepeatedStart]]]:
+                  after: Sequence[ast.AST] = (), targets: tuple[str, ...] = ()
+                  ) -> Iterator[tuple[ast.Call, Callable[[Spot], RepeatedStart]]]:
         """Starts in `nodes` (one iteration, one case) not ended there or in `after` (a tearDown method);
-        `per`: what repeats them (see RepeatedStart.per), its text and line."""
-        local_env = _env_ports(nodes)
-        env = {**env, **local_env}
+        `per`: what repeats them (see RepeatedStart.per), its text and line; `targets`: the loop's
+        variables, which change per iteration (so do the names the iteration binds to anything but a
+        literal port)."""
+        env = {**env, **_name_ports(nodes), **{f"py:{name}": None for name in targets}, **_env_ports(nodes)}
+        # Another iteration runs after one that raised: a parametrized test's next case, the next test of
+        # a class, a loop that catches what its body raises. A teardown must then survive the exception.
+        strict = per[0] in ("parametrized", "setup") or any(isinstance(node, ast.ExceptHandler) for node in nodes)
+        guarded = frozenset(id(node) for node in [*_finally_nodes(nodes), *after])
         for start in self._starts_in(nodes, env):
             port, fixed_by, fixed_line = start.port, start.fixed_by, start.fixed_line
             if port is None:
@@ -327,15 +404,17 @@ class _Module:
                 fixed = env[variable] if variable else None
                 if fixed is None:
                     continue
-                port, fixed_by, fixed_line = fixed[0], str(variable), fixed[1]
-            if self._torn_down(start, [*nodes, *after]):
+                port, fixed_by, fixed_line = fixed[0], str(variable).removeprefix("py:"), fixed[1]
+            ended, stopped, stopped_by, stopped_line = self._ending(start, [*nodes, *after], strict, guarded)
+            if ended:
                 continue
             helper = _helper(start.node.func)
             record = functools.partial(
                 RepeatedStart, function=culprit, what=start.what, kind=start.kind, port=port, fixed_by=fixed_by,
                 fixed_line=fixed_line, per=per[0], per_line=per[2], per_text=per[1],
                 through=helper.removeprefix("self.") if helper in self.functions else "",
-                holder=start.var or _bound_name(start.node, nodes))
+                holder=start.var or _bound_name(start.node, nodes), stopped=stopped, stopped_by=stopped_by,
+                stopped_line=stopped_line)
             yield start.node, record
 
 
@@ -360,7 +439,10 @@ def kept(data: bytes, definitions: Sequence[tuple[str, int, int]]) -> tuple[list
 
 # The names `_Module._start` can turn into a start, whatever the call's arguments.
 _START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_subprocess_exec",
-                b"create_subprocess_shell", b"spawn", b"start_processes")
+                b"create_subprocess_shell", b"spawn", b"start_processes", b"system", b"run", b"call", b"check_call",
+                b"check_output")
+# A call that may launch a program (`_launched`): the test, with a server word, before any parse.
+_LAUNCH = re.compile(rb"Popen|create_subprocess_|os\.system|subprocess\.(?:run|call|check_call|check_output)")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # ... and those of a teardown, of a method one is written in, and the environment variables that fix a
 # port: what a sparse tree keeps first (`kept`).
@@ -496,6 +578,63 @@ def _env_ports(nodes: list[ast.AST]) -> dict[str, tuple[int, int] | None]:
     return found
 
 
+def _name_ports(nodes: Sequence[ast.AST]) -> dict[str, tuple[int, int] | None]:
+    """Names the nodes bind (`py:NAME`): (port, line) for a literal port, None for anything else (a
+    loop target, a value computed, a port changed with `+=`)."""
+    found: dict[str, tuple[int, int] | None] = {}
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    port = _int(node.value)
+                    found[f"py:{target.id}"] = (port, node.value.lineno) if port is not None else None
+                else:
+                    found.update({f"py:{name}": None for name in _targets(target)})
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            found[f"py:{node.target.id}"] = None
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            found.update({f"py:{name}": None for name in _targets(node.target)})
+        elif isinstance(node, ast.NamedExpr):
+            found[f"py:{node.target.id}"] = None
+    return found
+
+
+def _parameter_ports(function: ast.AST, module_env: dict[str, tuple[int, int] | None] | None = None
+                     ) -> dict[str, tuple[int, int] | None]:
+    """A function's parameters (`py:NAME`): (port, line) for a literal default or a module constant
+    that is one (`port=DEFAULT_PORT`), None otherwise."""
+    if not isinstance(function, FUNCTIONS):
+        return {}
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = [None] * (len(positional) - len(arguments.defaults)) + [*arguments.defaults]
+    pairs = [*zip(positional, defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+    found: dict[str, tuple[int, int] | None] = {}
+    for argument, default in pairs:
+        port = _int(default) if default is not None else None
+        if port is not None and default is not None:
+            found[f"py:{argument.arg}"] = (port, default.lineno)
+        elif isinstance(default, ast.Name) and module_env:
+            found[f"py:{argument.arg}"] = module_env.get(f"py:{default.id}")
+        else:
+            found[f"py:{argument.arg}"] = None
+    return found
+
+
+def _targets(target: ast.AST) -> tuple[str, ...]:
+    return tuple(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
+
+
+def _finally_nodes(nodes: Sequence[ast.AST]) -> list[ast.AST]:
+    """The nodes under a `finally` block, or inside a `with` block's exit (its items), among `nodes`."""
+    found: list[ast.AST] = []
+    for node in nodes:
+        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            found += _own_nodes(getattr(node, "finalbody", []))
+    return found
+
+
 def _is_environ(node: ast.AST) -> bool:
     return dotted(node) in ("os.environ", "environ")
 
@@ -532,34 +671,57 @@ def _is_env_method(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("env://")
 
 
-def _command_words(call: ast.Call) -> list[str]:
-    """The words of a launched command written as a list of literals or one literal string."""
+def _command_parts(call: ast.Call) -> tuple[list[str], dict[str, ast.expr]]:
+    """The words of a launched command written as a list or one string (literal, or an f-string), with
+    `{#k}` in a word for each value computed where it is written, and those values by placeholder."""
     command = call.args[0] if call.args else _keyword(call, "args")
     if dotted(call.func) == "asyncio.create_subprocess_exec":
         command = ast.List(elts=list(call.args))
+    values: dict[str, ast.expr] = {}
+
+    def text(node: ast.expr) -> str:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)):
+            return str(node.value)
+        if isinstance(node, ast.JoinedStr):
+            return "".join(text(part.value) if isinstance(part, ast.FormattedValue) else str(part.value)
+                           for part in node.values if isinstance(part, (ast.Constant, ast.FormattedValue)))
+        if isinstance(node, ast.Call) and _name(node.func) == "str" and len(node.args) == 1:
+            return text(node.args[0])
+        key = f"{{#{len(values)}}}"
+        values[key] = node
+        return key
+
     if isinstance(command, (ast.List, ast.Tuple)):
-        return [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else "" for e in command.elts]
-    if isinstance(command, ast.Constant) and isinstance(command.value, str):
+        return [text(e) for e in command.elts if not isinstance(e, ast.Starred)], values
+    if isinstance(command, (ast.Constant, ast.JoinedStr)) and not isinstance(getattr(command, "value", ""), bytes):
         try:
-            return shlex.split(command.value)
+            return shlex.split(text(command)), values
         except ValueError:
-            return []
-    return []
+            return [], values
+    return [], values
 
 
-def _flag_port(words: list[str]) -> tuple[int | None, str]:
-    for i, word in enumerate(words):
-        for flag in _FLAGS:
-            value = None
-            if word == flag and i + 1 < len(words):
-                value = words[i + 1]
-            elif word.startswith(flag + "="):
-                value = word[len(flag) + 1:]
-            if value is not None:
-                digits = value.rsplit(":", 1)[-1]
-                if digits.isdigit() and 0 < int(digits) < 65536:
-                    return int(digits), flag
-    return None, ""
+def _variable(node: ast.expr) -> str:
+    """The name a port value is read from (`port`, `str(port)`, `int(port)`), else ""."""
+    if isinstance(node, ast.Call) and _name(node.func) in ("str", "int") and len(node.args) == 1:
+        node = node.args[0]
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _kills(call: ast.Call, var: str) -> bool:
+    """Whether the call stops a process without waiting for it: `proc.kill()`, `proc.terminate()`,
+    `os.killpg(...)`, a `pkill`/`kill` command."""
+    func = call.func
+    if var and isinstance(func, ast.Attribute) and func.attr in _KILLS and isinstance(func.value, ast.Name) \
+            and func.value.id == var:
+        return True
+    called = dotted(func)
+    if called in _KILL_CALLS:
+        return True
+    if called in ("os.system", "subprocess.run", "subprocess.call", "subprocess.Popen", "subprocess.check_call"):
+        words = _command_parts(call)[0]
+        return bool(words) and words[0] in _KILL_COMMANDS
+    return False
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
@@ -586,7 +748,7 @@ def _helper(func: ast.AST) -> str:
     return ""
 
 
-def _bound_name(call: ast.Call, nodes: list[ast.AST]) -> str:
+def _bound_name(call: ast.Call, nodes: Sequence[ast.AST]) -> str:
     """The variable a call's result is assigned to in the block (`llm = LLM(...)`), or ""."""
     for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:

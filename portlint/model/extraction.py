@@ -152,7 +152,10 @@ class RepeatedStart(Struct, frozen=True):
     per_text: str = ""  # the loop's target as written; the test function; the class of a `setUp`
     through: str = ""  # the helper (of this module or another) that starts it, as `name`
     holder: str = ""  # the name the engine or process is kept in
-    stopped: str = ""  # how the iteration stops it without waiting for it to exit ("" when it does not)
+    stopped: str = ""  # "kill": stopped without a wait for it to exit; "raise": its teardown is skipped when
+    # the iteration raises (and the next one runs); "": nothing stops it
+    stopped_by: str = ""  # the call that kills it or tears it down, as written
+    stopped_line: int = 0
 
 
 class Facts(Struct, frozen=True):

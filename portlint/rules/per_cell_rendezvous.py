@@ -60,6 +60,8 @@ def message(start: RepeatedStart) -> str:
     culprit = start.function if start.function == "module code" else f"{start.function}()"
     in_loop = start.per not in ("parametrized", "setup")
     each = "iteration" if in_loop else "case"
+    if start.kind == "server" or start.stopped or not start.fixed_by:
+        return _launched(start, culprit, each)
     teardown = _TEARDOWNS[start.kind].format(var=start.holder or _HOLDERS[start.kind])
     via = f" through {start.through}()" if start.through else ""
     return (
@@ -83,3 +85,24 @@ def _repeated_by(start: RepeatedStart) -> str:
         return f"each parametrized case of {start.per_text}() (@pytest.mark.parametrize, line {start.per_line})"
     setup = start.function.rsplit(".", 1)[-1]
     return f"{setup}() of {start.per_text}, run before each of its tests"
+
+
+def _launched(start: RepeatedStart, culprit: str, each: str) -> str:
+    """A server or launcher started again per iteration, or a start stopped without a wait."""
+    via = f" through {start.through}()" if start.through else ""
+    fixed = f"{start.fixed_by} at line {start.fixed_line}" if start.fixed_by else \
+        f"its default: the command at line {start.fixed_line} sets no port"
+    if start.stopped == "kill":
+        ending = f"{start.stopped_by} at line {start.stopped_line} stops it without waiting for it to exit"
+    elif start.stopped == "raise":
+        ending = f"{start.stopped_by} at line {start.stopped_line} is skipped when the {each} raises"
+    else:
+        ending = f"nothing stops it before the next {each}"
+    holder = start.holder or _HOLDERS.get(start.kind) or "proc"
+    teardown = f"wait for it to exit ({holder}.wait() after the kill, in a `finally`)" \
+        if start.kind in ("server", "process") else "tear it down in a `finally`"
+    return (
+        f"{culprit} starts {start.what}{via} on the fixed port {start.port} ({fixed}) in {_repeated_by(start)}, "
+        f"and {ending}: the next {each} fails with EADDRINUSE on port {start.port} while this one still holds it; "
+        f"{teardown} in every {each}, or give each one a fresh port"
+    )

@@ -26,6 +26,8 @@ NEEDLES = (
     b"port_free", b"with_port", b"available_port", b"random_ports", b"and_port", b"init_method", b"tcp_uri",
     # portlint.analysis.rendezvous: a start ...
     b"init_process_group", b"LLM", b"Engine", b"spawn", b"torchrun", b"torch.distributed.",
+    # portlint.tables.servers.mentioned: the words of the server and launcher commands
+    b"vllm", b"sglang", b"uvicorn", b"tritonserver", b"text-generation-launcher", b"accelerate", b"deepspeed",
     # ... next to a port written as a literal
     b"MASTER_PORT", b"VLLM_PORT", b"tcp://", b"--master", b"--rdzv", b"port",
     # portlint.tables.tool_defaults.mentions_tool

@@ -76,7 +76,7 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
         return real(data, literal)
 
     modules = ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tables.tool_defaults",
-               "portlint.tables.port_helpers", "portlint.stages.extract.python")
+               "portlint.tables.port_helpers", "portlint.tables.servers", "portlint.stages.extract.python")
     for module in modules:
         monkeypatch.setattr(f"{module}.holds", recording)
     no_token = discover.Prefilter((), ())  # finds no port token, so every other byte test runs

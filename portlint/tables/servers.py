@@ -1,0 +1,122 @@
+"""The table of server and launcher commands (`servers.yaml`): which commands start something that
+listens, and on which port.
+
+Package data: `servers.json`, generated from `servers.yaml` (its source, with the
+comments) and validated against `servers.schema.json` by the test suite
+(tests/tables/test_servers.py, which regenerates the JSON with PORTLINT_UPDATE_FIXTURES=1).
+PL604 reads it for the programs a loop, a parametrized test or a setUp starts.
+"""
+from __future__ import annotations
+
+import re
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from portlint.model.records import Struct
+from portlint.speed.needles import holds, of_last
+
+# A word every entry's command spells one of (a file holding none starts none of them), found in the
+# one pass of portlint.speed.needles; tests/tables/test_servers.py keeps them in step with the table.
+NEEDLES = (b"vllm", b"sglang", b"uvicorn", b"tritonserver", b"text-generation-launcher", b"torchrun",
+           b"torch.distributed.", b"accelerate", b"deepspeed")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|\$\{?[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}?|\$\(\(.*?\)\)|\$\(.*?\)")
+
+
+class Server(Struct, frozen=True):
+    name: str
+    runs: tuple[tuple[str, ...], ...]
+    flags: tuple[str, ...]
+    default: int
+    source: str
+    unless: tuple[str, ...] = ()
+
+
+class Started(Struct, frozen=True):
+    """A command that starts a server of the table: which, and what sets its port."""
+
+    server: Server
+    flag: str  # the option that sets the port ("" when none does: its default)
+    value: str  # the option's value as written ("" when none)
+    port: int | None  # the port when the value is a literal (or the default); None: an expansion
+
+
+@lru_cache(maxsize=1)
+def load() -> tuple[Server, ...]:
+    return tuple(Server(entry["name"], tuple(tuple(run) for run in entry["runs"]), tuple(entry["flags"]),
+                        entry["default"], entry["source"], tuple(entry.get("unless", ())))
+                 for entry in table()["servers"])
+
+
+@of_last
+def mentioned(data: bytes) -> bool:
+    """Whether the bytes may start a server of the table (the test before any parse)."""
+    return any(holds(data, needle) for needle in NEEDLES)
+
+
+def started(words: tuple[str, ...] | list[str]) -> Started | None:
+    """The server a command's words start (with its port), if any."""
+    names = [word.rsplit("/", 1)[-1] for word in words]
+    for server in load():
+        for run in server.runs:
+            at = _find(names, run)
+            if at is None:
+                continue
+            options = words[at + len(run):]
+            if any(_option(word) in server.unless for word in options):
+                return None
+            flag, value = _flag(options, server.flags)
+            if not flag:
+                return Started(server, "", "", server.default)
+            digits = value.rsplit(":", 1)[-1]
+            port = int(digits) if digits.isdigit() and 0 < int(digits) < 65536 else None
+            return Started(server, flag, value, port)
+    return None
+
+
+def _find(names: list[str], run: tuple[str, ...]) -> int | None:
+    for at in range(len(names) - len(run) + 1):
+        if all(fnmatchcase(names[at + k], pattern) for k, pattern in enumerate(run)):
+            return at
+    return None
+
+
+def _option(word: str) -> str:
+    return word.split("=", 1)[0].replace("_", "-")
+
+
+def _flag(options: tuple[str, ...] | list[str], flags: tuple[str, ...]) -> tuple[str, str]:
+    """The last option of `flags` among the words (`--port N`, `--port=N`) and its value."""
+    wanted = {flag.replace("_", "-") for flag in flags}
+    found = ("", "")
+    for i, word in enumerate(options):
+        name, equals, value = word.partition("=")
+        if name.replace("_", "-") not in wanted:
+            continue
+        if equals:
+            found = (name, value)
+        elif i + 1 < len(options):
+            found = (name, options[i + 1])
+    return found
+
+
+def placeholders(value: str) -> list[str]:
+    """The expansions in a value as written (`{port}`, `${PORT:-8000}`, `$((BASE + i))`)."""
+    return _PLACEHOLDER.findall(value)
+
+
+def table() -> dict[str, Any]:
+    """The packaged table as data (servers.json)."""
+    import json
+
+    loaded: dict[str, Any] = json.loads(Path(__file__).with_name("servers.json").read_bytes())
+    return loaded
+
+
+def from_yaml() -> dict[str, Any]:
+    """`servers.yaml` parsed: what `servers.json` must hold."""
+    from ruamel.yaml import YAML
+
+    loaded: dict[str, Any] = YAML(typ="safe").load(Path(__file__).with_name("servers.yaml").read_text(encoding="utf-8"))
+    return loaded
