@@ -35,6 +35,7 @@ from portlint.stages.fix import apply, compatible
 from portlint.stages.layout import frozen
 from portlint.stages.layout.bind import bind, files_match
 from portlint.stages.read import Read, read_file
+from portlint.tables import servers
 from portlint.tables.tool_defaults import mentions_tool
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def worth_parsing(kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
 
 def uses_sockets(kind: str, data: bytes) -> bool:
     """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
-    return kind == "python" and analysis.worth_reading(data)
+    return kind == "python" and analysis.worth_reading(data) or kind == "shell" and servers.mentioned(data)
 
 
 # -- the per-file stage over many files: in this process, or with forked workers -----
@@ -167,12 +168,13 @@ def _workers(size: int, rest: int = 0) -> int:
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
     "": ("portlint.stages.extract", "portlint.stages.extract.prose"),
     "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",
-             "portlint.stages.extract.shell", "ruamel.yaml", "ruamel.yaml.cyaml"),
+             "portlint.stages.extract.shell", "portlint.analysis.scripts", "ruamel.yaml", "ruamel.yaml.cyaml"),
     "python": ("portlint.stages.extract.python", "portlint.stages.extract.python_commands", "portlint.speed.outline",
-               "portlint.stages.extract.shell", "portlint.analysis.sockets.calls", "portlint.analysis.sockets.expressions",
+               "portlint.stages.extract.shell", "portlint.analysis.scripts", "portlint.analysis.sockets.calls",
+               "portlint.analysis.sockets.expressions",
                "portlint.analysis.sockets.flow", "portlint.analysis.sockets.imports", "portlint.analysis.sockets.describe",
                "portlint.analysis.sockets.module", "portlint.analysis.sockets.values"),
-    "shell": ("portlint.stages.extract.shell",),
+    "shell": ("portlint.stages.extract.shell", "portlint.analysis.scripts"),
     "markdown": ("portlint.stages.extract.markdown",),
 }
 
@@ -278,7 +280,8 @@ def failures_of(states: Iterable[FileState]) -> list[Failure]:
 def code_files(states: Iterable[FileState]) -> tuple[CodeFile, ...]:
     """Python files with what the code analyses found in them (PL601/PL602/PL604), as their extraction computed it."""
     return tuple(
-        CodeFile(s.path, s.kind, s.data, s.extraction.sockets) for s in states if s.kind == "python" and not s.extraction.error
+        CodeFile(s.path, s.kind, s.data, s.extraction.sockets) for s in states
+        if (s.kind == "python" or s.extraction.sockets is not None) and not s.extraction.error
     )
 
 

@@ -57,7 +57,8 @@ def check(layout: Layout) -> Iterator[Problem]:
 
 
 def message(start: RepeatedStart) -> str:
-    culprit = start.function if start.function == "module code" else f"{start.function}()"
+    culprit = "the script" if not start.function else \
+        start.function if start.function == "module code" else f"{start.function}()"
     in_loop = start.per not in ("parametrized", "setup")
     each = "iteration" if in_loop else "case"
     if start.kind == "server" or start.stopped or not start.fixed_by:
@@ -99,8 +100,12 @@ def _launched(start: RepeatedStart, culprit: str, each: str) -> str:
     else:
         ending = f"nothing stops it before the next {each}"
     holder = start.holder or _HOLDERS.get(start.kind) or "proc"
-    teardown = f"wait for it to exit ({holder}.wait() after the kill, in a `finally`)" \
-        if start.kind in ("server", "process") else "tear it down in a `finally`"
+    if not start.function:  # a shell script's loop
+        teardown = "wait for it to exit (`kill $pid; wait $pid`)"
+    elif start.kind in ("server", "process"):
+        teardown = f"wait for it to exit ({holder}.wait() after the kill, in a `finally`)"
+    else:
+        teardown = "tear it down in a `finally`"
     return (
         f"{culprit} starts {start.what}{via} on the fixed port {start.port} ({fixed}) in {_repeated_by(start)}, "
         f"and {ending}: the next {each} fails with EADDRINUSE on port {start.port} while this one still holds it; "

@@ -19,7 +19,8 @@ ever found inside one. Scripts inside `$(...)`, backticks, the string of
 positions are the file's; heredoc bodies never are.
 
 Every simple command is also kept as a `Command` (words with quotes removed,
-expansions as written) for the code-pattern rules (PL603). A heredoc body is
+expansions as written) for the code-pattern rules (PL603), and with the loops
+around it and whether it runs in the background for PL604 (analysis/scripts.py). A heredoc body is
 often a script written for later (ray.sub writes its worker script so): its
 commands are read too, best effort, though never its sites.
 
@@ -29,11 +30,13 @@ sites.py reads the sites of each command; arithmetic.py evaluates `$((...))`.
 """
 from __future__ import annotations
 
-from portlint.model.extraction import Extraction
+from portlint.analysis import scripts
+from portlint.model.extraction import Extraction, Facts
 from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.stages.extract.shell.lexer import ScanError
 from portlint.stages.extract.shell.sites import SiteReader
+from portlint.tables import servers
 
 __all__ = ["extract"]
 
@@ -50,4 +53,9 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     except RecursionError:
         error = "expansions nested too deep to scan"
     commands = tuple(command for _, command in sorted(scanner.commands, key=lambda found: found[0]))
-    return Extraction(scanner.sites(), tuple(scanner.suppressions), error, line, column, commands)
+    facts = None
+    if not error and servers.mentioned(source.data):
+        placed = sorted(scanner.placed, key=lambda found: found.offset)
+        started = scripts.starts([(p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background) for p in placed])
+        facts = Facts(starts=started) if started else None
+    return Extraction(scanner.sites(), tuple(scanner.suppressions), error, line, column, commands, sockets=facts)

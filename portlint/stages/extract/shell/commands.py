@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
+from typing import NamedTuple
 
 from portlint.model.sites import Command
 from portlint.model.source import Source
@@ -38,6 +39,21 @@ _DOUBLED_BACKSLASH_NEWLINE = re.compile(r"\\\\(\r?\n)")
 _CLOSERS = frozenset("fi done esac }".split())
 
 
+class Loop(NamedTuple):
+    kind: str  # "while", "until" or "for"
+    line: int
+    variable: str  # a `for` loop's
+
+
+class Placed(NamedTuple):
+    """A simple command, the loops around it (outermost first) and whether it runs in the background."""
+
+    offset: int
+    command: Command
+    loops: tuple[Loop, ...]
+    background: bool
+
+
 class _Command:
     """The words of the simple command being read, and the nesting a `$(...)` needs to find its `)`."""
 
@@ -59,6 +75,11 @@ class CommandReader(Lexer):
         super().__init__(source)
         self.commands: list[tuple[int, Command]] = []  # (offset, command)
         self.commands_only = False  # inside a heredoc body: its commands, but no sites
+        # For PL604: the loops open around each command (kind, line, variable), and whether `&` put it
+        # in the background, in the order the commands are read.
+        self.loops: list[Loop] = []
+        self.placed: list[Placed] = []
+        self._background = False
 
     @abstractmethod
     def _analyze(self, words: list[Word]) -> None:
@@ -111,9 +132,27 @@ class CommandReader(Lexer):
 
     def _end(self, command: _Command) -> None:
         if command.words:
+            self._loop_words(command.words)
             self._record(command.words)
             self._analyze(command.words)
             command.words = []
+        self._background = False
+
+    def _loop_words(self, words: list[Word]) -> None:
+        """Open or close loops by the reserved words a command starts with (`while`, `for x in`, `done`)."""
+        for k, word in enumerate(words):
+            text = self._text(word)
+            if text in ("while", "until"):
+                self.loops.append(Loop(text, self.source.position(word.start)[0], ""))
+            elif text in ("for", "select"):
+                variable = self._text(words[k + 1]) if k + 1 < len(words) else ""
+                self.loops.append(Loop("for", self.source.position(word.start)[0], variable))
+                return
+            elif text == "done":
+                if self.loops:
+                    self.loops.pop()
+            elif text not in RESERVED and text not in _CLOSERS:
+                return
 
     def _operator(self, i: int, command: _Command) -> int:
         c = self.s[i]
@@ -121,6 +160,8 @@ class CommandReader(Lexer):
             return self._redirect(i, command.words)
         if c == "(":
             return self._open_paren(i, command)
+        if c == "&" and not self.s.startswith("&", i + 1) and not (i and self.s[i - 1] in "&|>"):
+            self._background = True  # `cmd &`: it runs on while the script goes on
         self._end(command)
         if c == ")":
             command.depth = max(command.depth - 1, 0)
@@ -208,6 +249,7 @@ class CommandReader(Lexer):
         words_text = tuple(self._unquoted(word.parts) for word in words[k:])
         command = Command(self.source.path, line, column, words_text, tuple(assignments), end_line, end_column)
         self.commands.append((start, command))
+        self.placed.append(Placed(start, command, tuple(self.loops), self._background))
 
     def _unquoted(self, parts: tuple[Part, ...]) -> str:
         """A word as the command receives it, quotes and escapes removed, expansions as written."""
