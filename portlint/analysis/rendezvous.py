@@ -314,12 +314,11 @@ class _Module:
         if not var:
             return False
         waits = _PROCESS_WAITS if start.kind in ("process", "server") else _WAITS
-        if isinstance(call.func, ast.Attribute) and call.func.attr in waits and isinstance(call.func.value, ast.Name) \
-                and call.func.value.id == var:
+        if isinstance(call.func, ast.Attribute) and call.func.attr in waits and dotted(call.func.value) == var:
             return True
         # a module helper handed the holder that waits on what it is given (`stop(proc)`)
         return helper in self.functions and start.kind in ("process", "server") and \
-            any(isinstance(arg, ast.Name) and arg.id == var for arg in call.args) and self.waits(helper)
+            any(dotted(arg) == var for arg in call.args) and self.waits(helper)
 
     def waits(self, name: str) -> bool:
         """Whether a module function waits for a process (`.wait()`, `.communicate()` on anything)."""
@@ -712,8 +711,7 @@ def _kills(call: ast.Call, var: str) -> bool:
     """Whether the call stops a process without waiting for it: `proc.kill()`, `proc.terminate()`,
     `os.killpg(...)`, a `pkill`/`kill` command."""
     func = call.func
-    if var and isinstance(func, ast.Attribute) and func.attr in _KILLS and isinstance(func.value, ast.Name) \
-            and func.value.id == var:
+    if var and isinstance(func, ast.Attribute) and func.attr in _KILLS and dotted(func.value) == var:
         return True
     called = dotted(func)
     if called in _KILL_CALLS:
@@ -749,12 +747,13 @@ def _helper(func: ast.AST) -> str:
 
 
 def _bound_name(call: ast.Call, nodes: Sequence[ast.AST]) -> str:
-    """The variable a call's result is assigned to in the block (`llm = LLM(...)`), or ""."""
+    """The variable (or attribute: `self.proc`) a call's result is assigned to in the block
+    (`llm = LLM(...)`), or ""."""
     for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if len(targets) == 1 and isinstance(targets[0], ast.Name):
-                return targets[0].id
+            if len(targets) == 1 and isinstance(targets[0], (ast.Name, ast.Attribute)):
+                return dotted(targets[0])
         if isinstance(node, ast.withitem) and node.context_expr is call and isinstance(node.optional_vars, ast.Name):
             return node.optional_vars.id
     return ""
