@@ -1,34 +1,51 @@
 """A process group or engine is started per iteration on one fixed rendezvous port, and never torn down.
 
-What it does: flags Python code that, inside a loop or comprehension (or once
-per test case: a parametrized test, a test class's `setUp`), starts something that listens on a rendezvous
-port — `torch.distributed.init_process_group(...)`, `vllm.LLM(...)`,
-`sglang.Engine(...)`, `mp.spawn(worker, join=False)` of a worker that starts a
-process group, `subprocess.Popen` of `torchrun` — on a fixed port (`MASTER_PORT`
-or `VLLM_PORT` set to a literal, `init_method="tcp://host:N"`, `--master-port N`,
-an engine's `port=N`), and does not end it in the same iteration
-(`destroy_process_group()`, `llm.shutdown()`, `del llm` plus `gc.collect()`,
-`proc.wait()`, `ctx.join()`; for `setUp`, in `tearDown`). Starts inside the module's own helpers called in
-the loop count, and so do teardowns inside them. The message names the port,
-where it was fixed, the loop and the missing teardown.
-Not flagged: a port that changes per iteration (not a literal), a group
-rendezvousing through a `store=` the caller made, a start torn down in the
-iteration, a blocking `subprocess.run` of torchrun, a single start.
-Why: the previous iteration's group or engine still holds the port, so the
-second cell of a sweep (or of a notebook, or the second test case) dies at
+What it does: flags code that, once per iteration (of a Python loop or
+comprehension, of a parametrized test's cases, of a test class's `setUp`, of a
+shell `for`/`while`/`until` loop), starts something that listens on a port
+that does not change per iteration, and ends the iteration without a teardown
+that waits for it to exit. Listeners: `torch.distributed.init_process_group(...)`,
+`vllm.LLM(...)`, `sglang.Engine(...)`, `mp.spawn(worker, join=False)` of a
+worker that starts a process group, and the servers and launchers of the table
+portlint/tables/servers.yaml (`vllm serve`, `python -m
+vllm.entrypoints.openai.api_server`, `python -m sglang.launch_server`, `trl
+vllm-serve`, uvicorn, tritonserver, torchrun, `accelerate launch`, deepspeed)
+started by `subprocess.Popen`, asyncio's subprocesses, a backgrounded
+`os.system("... &")` or, in a shell loop, `cmd &`. The port is fixed when it is
+a literal (`MASTER_PORT`/`VLLM_PORT` set to one, `init_method="tcp://host:N"`,
+`--port N`, an engine's `port=N`), a name bound to one outside the loop (a
+constant, a parameter's default, `PORT=8000` in a script), or the server's own
+default. Teardowns: `destroy_process_group()`, `llm.shutdown()`, `del llm`
+plus `gc.collect()`, `proc.wait()`/`communicate()` (after a kill), `with
+Popen(...)`, `ctx.join()`, `wait $pid` in a shell loop; for `setUp`, in
+`tearDown`. A kill without a wait (`proc.terminate()`, `os.killpg(...)`,
+`pkill -f ...`) is no teardown: the process may still hold the port. Where the
+next iteration runs after one that raised (a parametrized test's next case, a
+loop that catches what its body raises), a teardown must be in a `finally`.
+Starts and teardowns inside the module's own helpers called in the loop count.
+The message names the port, where it was fixed, the loop, and the missing
+teardown or the kill that does not wait.
+Not flagged: a port that changes per iteration (the loop's variable, computed
+in the loop), a group rendezvousing through a `store=` the caller made, a
+start torn down in the iteration, a blocking run (`subprocess.run`,
+`os.system` without `&`, a shell command in the foreground: it has exited
+before the next iteration), `torchrun --standalone`, `setUpClass`, a single start.
+Why: the previous iteration's group, engine or server still holds the port, so
+the second cell of a sweep (or of a notebook, or the second test case) dies at
 start-up with the signature
 `torch.distributed.DistNetworkError: ... EADDRINUSE ... port: P` (or
 `RuntimeError: Address already in use`) — intermittently, when the first
-worker has not yet let the port go.
+holder has not yet let the port go.
 Example (fails):
     os.environ["MASTER_PORT"] = "29500"
     for config in configs:
         dist.init_process_group("gloo", rank=0, world_size=1)
         train(config)
-Fix: none automatic. Either tear the group or engine down in every iteration
-(`dist.destroy_process_group()` in a `finally`, `llm.shutdown()`, wait for the
-process), or give each iteration a fresh port that is bound and held until the
-rendezvous uses it (a `TCPStore(host, 0, is_master=True)` handed over as
+Fix: none automatic. Either tear the group, engine or server down in every
+iteration and wait for it (`dist.destroy_process_group()` in a `finally`,
+`llm.shutdown()`, `proc.terminate(); proc.wait()` in a `finally`, `kill $pid;
+wait $pid`), or give each iteration a fresh port that is bound and held until
+the rendezvous uses it (a `TCPStore(host, 0, is_master=True)` handed over as
 `store=`, or a socket bound to port 0 kept open and passed on).
 """
 from __future__ import annotations
