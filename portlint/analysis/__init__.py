@@ -21,4 +21,5 @@ def worth_reading(data: bytes) -> bool:
 def facts(data: bytes, tree: ast.Module) -> Facts:
     """What the analyses find in one parsed Python file, and the summaries it exports."""
     found = sockets.analyse(data, tree) if sockets.uses_sockets(data) else Facts()
-    return Facts(found.handoffs, rendezvous.starts(data, tree), found.exports)
+    starts, launchers, waiters = rendezvous.read(data, tree)
+    return Facts(found.handoffs, starts, found.exports, launchers, waiters)

@@ -23,7 +23,8 @@ import ast
 import functools
 import re
 import shlex
-from collections.abc import Callable, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from portlint.analysis.tree import (
     FUNCTIONS,
@@ -33,12 +34,14 @@ from portlint.analysis.tree import (
     first_line,
     holding,
     holds_hot,
+    imports_of,
     lines_holding,
+    module_names,
     searchable,
     spelling,
 )
-from portlint.model.extraction import RepeatedStart, Spot
-from portlint.model.records import Struct
+from portlint.model.extraction import CodeFile, Facts, Launcher, RepeatedStart, Spot
+from portlint.model.records import Struct, replace
 from portlint.speed.needles import holds, of_last
 from portlint.tables import servers
 
@@ -69,7 +72,7 @@ _ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
 _WAITS = frozenset(("wait", "communicate", "kill", "terminate", "join", "shutdown", "close"))
 _ENGINE_TEARDOWNS = frozenset(("destroy_model_parallel", "destroy_distributed_environment",
                                "cleanup_dist_env_and_memory", "kill_process_tree"))
-_PROCESS_WAITS = frozenset(("wait", "communicate"))
+_PROCESS_WAITS = frozenset(("wait", "communicate", "wait_procs"))
 # Calls that stop a process without waiting for it to exit (it may still hold its port a while).
 _KILLS = frozenset(("kill", "terminate", "send_signal"))
 _KILL_CALLS = frozenset(("os.kill", "os.killpg", "psutil.Process"))
@@ -101,13 +104,25 @@ def worth_reading(data: bytes) -> bool:
         any(holds(data, literal) and pattern.search(data) for literal, pattern in _PORTS)
 
 
-def starts(data: bytes, tree: ast.Module) -> tuple[RepeatedStart, ...]:
+def starts(data: bytes, tree: ast.Module, externals: dict[str, Launcher] | None = None,
+           waiters: frozenset[str] = frozenset()) -> tuple[RepeatedStart, ...]:
     """The starts of one file repeated per iteration on a fixed port and left running at its end
-    (for each start, the first loop or case around it that repeats it)."""
-    if not worth_reading(data):
+    (for each start, the first loop or case around it that repeats it); `externals`: the functions of
+    other modules it calls that start a listener, `waiters` those that wait for a process."""
+    if not externals and not worth_reading(data):
         return ()
+    return _repeated_starts(data, _Module(data, tree, externals, waiters))
 
+
+def read(data: bytes, tree: ast.Module) -> tuple[tuple[RepeatedStart, ...], tuple[Launcher, ...], tuple[str, ...]]:
+    """A file's repeated starts, and the summaries of its functions for callers in other modules."""
+    if not worth_reading(data):
+        return (), (), ()
     module = _Module(data, tree)
+    return _repeated_starts(data, module), module.launchers(), module.waiting()
+
+
+def _repeated_starts(data: bytes, module: _Module) -> tuple[RepeatedStart, ...]:
     positions: Positions | None = None
     found: dict[ast.Call, RepeatedStart] = {}
     for node, describe in module.problems():
@@ -119,10 +134,74 @@ def starts(data: bytes, tree: ast.Module) -> tuple[RepeatedStart, ...]:
     return tuple(sorted(found.values(), key=lambda start: (start.at.line, start.at.column)))
 
 
+@of_last
+def repeated(code_files: tuple[CodeFile, ...]) -> dict[str, tuple[RepeatedStart, ...]]:
+    """Each file's repeated starts (`resolve`), once per layout's files."""
+    return resolve((f.path, f.kind, f.data, f.sockets) for f in code_files)
+
+
+def resolve(files: Iterable[tuple[str, str, bytes, Facts | None]]) -> dict[str, tuple[RepeatedStart, ...]]:
+    """Each file's repeated starts: those its extraction found, and for a Python file that imports a
+    function of another module that starts a listener (or waits for one), those of a second reading
+    with that function's summary (`files`: path, kind, bytes, facts)."""
+    files = list(files)
+    found = {path: facts.starts for path, _, _, facts in files if facts and facts.starts}
+    launchers = {path: facts.launchers for path, _, _, facts in files if facts and facts.launchers}
+    if not launchers:
+        return found
+    waiters = {path: facts.waiters for path, _, _, facts in files if facts and facts.waiters}
+    modules: dict[str, str] = {}
+    for path in sorted({*launchers, *waiters}, key=lambda p: (p.count("/"), p)):
+        for name in module_names(path):
+            modules.setdefault(name, path)
+    names = sorted({launcher.name for found in launchers.values() for launcher in found})
+    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in names) + rb")\b")
+    for path, kind, data, _ in files:
+        if kind != "python" or path in launchers or b"import" not in data or pattern.search(data) is None:
+            continue
+        tree = _parse(data)
+        if tree is None:
+            continue
+        externals: dict[str, Launcher] = {}
+        waiting: set[str] = set()
+        for local, (module, name) in imports_of(path, tree).items():
+            if local.endswith("."):
+                held = modules.get(module)
+                externals.update({local + launcher.name: launcher for launcher in launchers.get(held or "", ())})
+                waiting.update(local + waiter for waiter in waiters.get(held or "", ()))
+                continue
+            held = modules.get(module)
+            launcher = next((launcher for launcher in launchers.get(held or "", ()) if launcher.name == name), None)
+            if launcher is not None:
+                externals[local] = launcher
+            if name in waiters.get(held or "", ()):
+                waiting.add(local)
+            inner = modules.get(f"{module}.{name}")  # from pkg import helpers: helpers.start(...)
+            externals.update({f"{local}.{launcher.name}": launcher for launcher in launchers.get(inner or "", ())})
+            waiting.update(f"{local}.{waiter}" for waiter in waiters.get(inner or "", ()))
+        if externals:
+            again = starts(data, tree, externals, frozenset(waiting))
+            if again or path in found:
+                found[path] = again
+    return found
+
+
+def _parse(data: bytes) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 class _Module:
-    def __init__(self, data: bytes, tree: ast.Module) -> None:
+    def __init__(self, data: bytes, tree: ast.Module, externals: dict[str, Launcher] | None = None,
+                 waiters: frozenset[str] = frozenset()) -> None:
         self.data = data
         self.tree = tree
+        self.externals = externals or {}  # other modules' functions that start a listener, by the name calls use
+        self.waiters = waiters  # other modules' functions that wait for a process, by the name calls use
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         for statement in tree.body:
@@ -154,9 +233,44 @@ class _Module:
         function = self.functions[name]
         nodes = _own_nodes(function.body)
         env = {**self.module_env, **_env_ports(nodes)}
-        left = tuple(s for s in self._starts_in(nodes, env) if not self._torn_down(s, nodes))
-        self._starts[name] = left
-        return left
+        local = {key: value for key, value in _name_ports(nodes).items() if key[3:] not in _parameter_names(function)}
+        left = []
+        for start in self._starts_in(nodes, env):
+            if self._torn_down(start, nodes):
+                continue
+            variable = start.variables[0] if start.port is None and start.variables else ""
+            if variable in local:  # a port the helper itself sets
+                fixed = local[variable]
+                if fixed is None:
+                    continue
+                start = replace(start, port=fixed[0], fixed_by=variable[3:], fixed_line=fixed[1], variables=())
+            left.append(start)
+        found = self._starts[name] = tuple(left)
+        return found
+
+    def launchers(self) -> tuple[Launcher, ...]:
+        """The module's top-level functions that leave a listener running, for callers in other modules."""
+        found = []
+        may_start = set(map(id, _Index(self.data, self.tree, self.functions).functions))
+        for name, function in self.functions.items():
+            if "." in name or id(function) not in may_start:
+                continue
+            for start in self.starts_of(name):
+                if start.port is not None:
+                    found.append(Launcher(name, start.what, start.kind, start.port, start.fixed_by, start.fixed_line))
+                    break
+                variable = start.variables[0][3:] if start.variables and start.variables[0].startswith("py:") else ""
+                parameters = _parameter_names(function)
+                if variable in parameters:
+                    default = _parameter_ports(function, self.module_env).get(f"py:{variable}")
+                    found.append(Launcher(name, start.what, start.kind, 0, "", 0, variable, parameters.index(variable),
+                                          default[0] if default else 0))
+                    break
+        return tuple(found)
+
+    def waiting(self) -> tuple[str, ...]:
+        """The module's top-level functions that wait for a process to exit."""
+        return tuple(name for name in self.functions if "." not in name and self.waits(name))
 
     def tears(self, name: str) -> frozenset[str]:
         """The kinds of start a module function ends (it calls destroy_process_group(), ...)."""
@@ -189,9 +303,28 @@ class _Module:
                 continue
             name = _helper(node.func)
             if name in self.functions:
+                parameters = _parameter_names(self.functions[name])
+                shift = 1 if name.startswith("self.") and parameters[:1] in (["self"], ["cls"]) else 0
                 for inner in self.starts_of(name):
-                    yield Start(node, inner.what, inner.port, inner.fixed_by, inner.fixed_line, inner.kind,
-                                _bound_name(node, nodes), inner.variables)
+                    start = Start(node, inner.what, inner.port, inner.fixed_by, inner.fixed_line, inner.kind,
+                                  _bound_name(node, nodes), inner.variables)
+                    variable = inner.variables[0][3:] if inner.port is None and inner.variables else ""
+                    if variable in parameters:
+                        default = _parameter_ports(self.functions[name], self.module_env).get(f"py:{variable}")
+                        start = _given(start, node, variable, parameters.index(variable) - shift, default)
+                    if start is not None:
+                        yield start
+                continue
+            launcher = self.externals.get(dotted(node.func))
+            if launcher is not None:
+                start = Start(node, launcher.what, launcher.port or None, launcher.fixed_by, launcher.fixed_line,
+                              launcher.kind, _bound_name(node, nodes))
+                if launcher.parameter:
+                    default = (launcher.default, node.lineno) if launcher.default else None
+                    start = _given(start, node, launcher.parameter, launcher.position, default,
+                                   f"the default of {launcher.parameter}")
+                if start is not None:
+                    yield start
 
     def _start(self, call: ast.Call, env: dict[str, tuple[int, int] | None]) -> Start | None:
         name = _name(call.func)
@@ -316,9 +449,10 @@ class _Module:
         waits = _PROCESS_WAITS if start.kind in ("process", "server") else _WAITS
         if isinstance(call.func, ast.Attribute) and call.func.attr in waits and dotted(call.func.value) == var:
             return True
-        # a module helper handed the holder that waits on what it is given (`stop(proc)`)
-        return helper in self.functions and start.kind in ("process", "server") and \
-            any(dotted(arg) == var for arg in call.args) and self.waits(helper)
+        # a helper (of this module or another) handed the holder that waits on what it is given (`stop(proc)`)
+        if start.kind not in ("process", "server") or not any(dotted(arg) == var for arg in call.args):
+            return False
+        return helper in self.functions and self.waits(helper) or dotted(call.func) in self.waiters
 
     def waits(self, name: str) -> bool:
         """Whether a module function waits for a process (`.wait()`, `.communicate()` on anything)."""
@@ -338,7 +472,7 @@ class _Module:
 
         Most blocks cannot start anything: `_Index` (one walk) tells which can, and only
         those are analysed (the order, and so the record kept for a node, is unchanged)."""
-        index = _Index(self.data, self.tree, self.functions)
+        index = _Index(self.data, self.tree, self.functions, tuple(name.rsplit(".", 1)[-1] for name in self.externals))
         if not index.any_start:
             return
         scopes: list[tuple[str, list[ast.stmt], ast.AST]] = [("module code", self.tree.body, self.tree)]
@@ -408,10 +542,12 @@ class _Module:
             if ended:
                 continue
             helper = _helper(start.node.func)
+            called = dotted(start.node.func)
+            through = helper.removeprefix("self.") if helper in self.functions else called if called in self.externals else ""
             record = functools.partial(
                 RepeatedStart, function=culprit, what=start.what, kind=start.kind, port=port, fixed_by=fixed_by,
                 fixed_line=fixed_line, per=per[0], per_line=per[2], per_text=per[1],
-                through=helper.removeprefix("self.") if helper in self.functions else "",
+                through=through,
                 holder=start.var or _bound_name(start.node, nodes), stopped=stopped, stopped_by=stopped_by,
                 stopped_line=stopped_line)
             yield start.node, record
@@ -446,7 +582,8 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # ... and those of a teardown, of a method one is written in, and the environment variables that fix a
 # port: what a sparse tree keeps first (`kept`).
 _KEPT_NAMES = (*_START_NAMES, b"destroy_process_group", *(name.encode() for name in sorted(_ENGINE_TEARDOWNS)),
-               b"tearDown", b"teardown_method", *(name.encode() for name in _ENV_PORTS))
+               b"tearDown", b"teardown_method", *(name.encode() for name in _ENV_PORTS),
+               *(name.encode() for name in sorted(_PROCESS_WAITS)))
 
 
 class _Index:
@@ -462,9 +599,10 @@ class _Index:
     loop around it). Only the statements on the way to such a line are visited.
     """
 
-    def __init__(self, data: bytes, tree: ast.Module, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
+    def __init__(self, data: bytes, tree: ast.Module, functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+                 extra: tuple[str, ...] = ()) -> None:
         text, starts = searchable(data)
-        hot = lines_holding(text, starts, _START_NAMES)
+        hot = lines_holding(text, starts, (*_START_NAMES, *(word.encode() for word in extra)))
         self.hot = sorted(hot)
         may_start = {key for key, function in functions.items() if self._holds(first_line(function), function)}
         searched: set[bytes] = set()
@@ -619,6 +757,31 @@ def _parameter_ports(function: ast.AST, module_env: dict[str, tuple[int, int] | 
         else:
             found[f"py:{argument.arg}"] = None
     return found
+
+
+def _parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    arguments = function.args
+    return [argument.arg for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)]
+
+
+def _given(start: Start, call: ast.Call, parameter: str, position: int, default: tuple[int, int] | None,
+           defaulted: str = "") -> Start | None:
+    """A helper's start whose port is its parameter, as a call gives it: a literal, a name of the
+    caller (`py:NAME`, resolved where the call repeats), else the parameter's default; None when the
+    call computes it."""
+    given = next((keyword.value for keyword in call.keywords if keyword.arg == parameter), None)
+    positional = [arg for arg in call.args if not isinstance(arg, ast.Starred)]
+    if given is None and 0 <= position < len(positional) and len(positional) == len(call.args):
+        given = positional[position]
+    if given is None:
+        if default is None:
+            return None
+        return replace(start, port=default[0], fixed_by=defaulted or parameter, fixed_line=default[1], variables=())
+    port = _int(given)
+    if port is not None:
+        return replace(start, port=port, fixed_by=f"{parameter}=", fixed_line=given.lineno, variables=())
+    variable = _variable(given)
+    return replace(start, port=None, variables=(f"py:{variable}",)) if variable else None
 
 
 def _targets(target: ast.AST) -> tuple[str, ...]:

@@ -150,6 +150,14 @@ def _bodies(node: ast.AST) -> tuple[str, ...]:
     return names
 
 
+def module_names(path: str) -> list[str]:
+    """The dotted names a file can be imported as: `a.b.c` for a/b/c.py, and its suffixes (`src/` layouts)."""
+    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
 def _relative(path: str, level: int, module: str | None) -> str:
     """The root-relative dotted name `from .x import` (`level` dots) means in the file `path`."""
     package = path.split("/")[:-1]

@@ -158,12 +158,29 @@ class RepeatedStart(Struct, frozen=True):
     stopped_line: int = 0
 
 
+class Launcher(Struct, frozen=True):
+    """A module's function that starts a listener and leaves it running when it returns: what a call of it
+    from another module starts (PL604 follows it as it follows the module's own helpers)."""
+
+    name: str
+    what: str
+    kind: str
+    port: int = 0  # the fixed port; 0: the port is what `parameter` is given
+    fixed_by: str = ""
+    fixed_line: int = 0
+    parameter: str = ""  # the parameter that sets the port
+    position: int = -1  # its place among the positional arguments
+    default: int = 0  # its default when that is a literal port (0: none)
+
+
 class Facts(Struct, frozen=True):
     """What the code analyses found in one file, and its helpers' summaries for other modules."""
 
     handoffs: tuple[PortHandOff, ...] = ()
     starts: tuple[RepeatedStart, ...] = ()
     exports: tuple = ()  # of analysis.sockets.imports.Export
+    launchers: tuple[Launcher, ...] = ()  # its functions that leave a listener running
+    waiters: tuple[str, ...] = ()  # its functions that wait for a process to exit (a teardown to their callers)
 
 
 class Suppression(Struct, frozen=True):

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from portlint.analysis import rendezvous
 from portlint.model.extraction import RepeatedStart
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
@@ -67,10 +68,10 @@ _HOLDERS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    for code_file in layout.code_files:
-        for start in code_file.sockets.starts if code_file.sockets is not None else ():
+    for path, starts in rendezvous.repeated(layout.code_files).items():
+        for start in starts:
             at = start.at
-            yield Problem(code_file.path, at.line, at.column, CODE, message(start), None, at.end_line, at.end_column)
+            yield Problem(path, at.line, at.column, CODE, message(start), None, at.end_line, at.end_column)
 
 
 def message(start: RepeatedStart) -> str:

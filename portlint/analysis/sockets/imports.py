@@ -18,7 +18,7 @@ from collections.abc import Hashable
 
 from portlint.analysis.sockets.flow import Summary
 from portlint.analysis.sockets.values import Addr, Marker, Num, Param, Sock, Tup
-from portlint.analysis.tree import imports_of
+from portlint.analysis.tree import imports_of, module_names
 from portlint.model.records import Struct
 from portlint.tables import port_helpers
 
@@ -101,14 +101,6 @@ def export(name: str, summary: Summary) -> Export | None:
 
 
 # -- imports -----------------------------------------------------------------------
-def module_names(path: str) -> list[str]:
-    """The dotted names a file can be imported as: `a.b.c` for a/b/c.py, and its suffixes (`src/` layouts)."""
-    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
-    if parts and parts[-1] == "__init__":
-        parts = parts[:-1]
-    return [".".join(parts[i:]) for i in range(len(parts))]
-
-
 class Repository:
     """The exports of every module, by the dotted names its file can be imported as."""
 
