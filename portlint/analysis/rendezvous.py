@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from portlint.analysis.tree import (
     FUNCTIONS,
+    INERT,
     Positions,
     children,
     dotted,
@@ -200,6 +201,7 @@ class _Module:
                  waiters: frozenset[str] = frozenset()) -> None:
         self.data = data
         self.tree = tree
+        _OWN_NODES_OF.clear()  # the last module's blocks: none of them is asked for again
         self.externals = externals or {}  # other modules' functions that start a listener, by the name calls use
         self.waiters = waiters  # other modules' functions that wait for a process, by the name calls use
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
@@ -215,6 +217,10 @@ class _Module:
         self._module_env: dict[str, tuple[int, int] | None] | None = None
         self._starts: dict[str, tuple[Start, ...] | None] = {}
         self._tears: dict[str, frozenset[str]] = {}
+
+    @functools.cached_property
+    def index(self) -> _Index:
+        return _Index(self.data, self.tree, self.functions, tuple(name.rsplit(".", 1)[-1] for name in self.externals))
 
     @property
     def module_env(self) -> dict[str, tuple[int, int] | None]:
@@ -251,7 +257,7 @@ class _Module:
     def launchers(self) -> tuple[Launcher, ...]:
         """The module's top-level functions that leave a listener running, for callers in other modules."""
         found = []
-        may_start = set(map(id, _Index(self.data, self.tree, self.functions).functions))
+        may_start = set(map(id, self.index.functions))
         for name, function in self.functions.items():
             if "." in name or id(function) not in may_start:
                 continue
@@ -269,8 +275,13 @@ class _Module:
         return tuple(found)
 
     def waiting(self) -> tuple[str, ...]:
-        """The module's top-level functions that wait for a process to exit."""
-        return tuple(name for name in self.functions if "." not in name and self.waits(name))
+        """The module's top-level functions that wait for a process to exit (only those whose lines
+        spell a wait are walked)."""
+        text, starts = searchable(self.data)
+        hot = sorted(lines_holding(text, starts, [name.encode() for name in sorted(_PROCESS_WAITS)]))
+        return tuple(name for name, function in self.functions.items()
+                     if "." not in name and holds_hot(hot, first_line(function), function.end_lineno or function.lineno)
+                     and self.waits(name))
 
     def tears(self, name: str) -> frozenset[str]:
         """The kinds of start a module function ends (it calls destroy_process_group(), ...)."""
@@ -472,7 +483,7 @@ class _Module:
 
         Most blocks cannot start anything: `_Index` (one walk) tells which can, and only
         those are analysed (the order, and so the record kept for a node, is unchanged)."""
-        index = _Index(self.data, self.tree, self.functions, tuple(name.rsplit(".", 1)[-1] for name in self.externals))
+        index = self.index
         if not index.any_start:
             return
         scopes: list[tuple[str, list[ast.stmt], ast.AST]] = [("module code", self.tree.body, self.tree)]
@@ -574,8 +585,7 @@ def kept(data: bytes, definitions: Sequence[tuple[str, int, int]]) -> tuple[list
 
 # The names `_Module._start` can turn into a start, whatever the call's arguments.
 _START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_subprocess_exec",
-                b"create_subprocess_shell", b"spawn", b"start_processes", b"system", b"run", b"call", b"check_call",
-                b"check_output")
+                b"create_subprocess_shell", b"spawn", b"start_processes", b"system", b"subprocess")
 # A call that may launch a program (`_launched`): the test, with a server word, before any parse.
 _LAUNCH = re.compile(rb"Popen|create_subprocess_|os\.system|subprocess\.(?:run|call|check_call|check_output)")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -670,17 +680,31 @@ class _Index:
 
 
 # -- small helpers -----------------------------------------------------------------
+_OWN_NODES_OF: dict[int, tuple[object, list[ast.AST]]] = {}  # id of a block of the module read: (block, nodes)
+
+
 def _own_nodes(body: Sequence[ast.AST]) -> list[ast.AST]:
-    """Every node of a block, nested functions and classes left out (they run elsewhere)."""
+    """Every node of a block, nested functions and classes left out (they run elsewhere), in source order
+    (a function's body is asked for again and again: the last module's answers are kept)."""
+    kept = _OWN_NODES_OF.get(id(body))
+    if kept is not None and kept[0] is body:
+        return kept[1]
     found: list[ast.AST] = []
     stack = list(reversed(body))
     while stack:
         node = stack.pop()
         found.append(node)
-        if isinstance(node, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, _OPAQUE) or type(node) in INERT:
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        inner = children(node)
+        inner.reverse()
+        stack += inner
+    if isinstance(body, list):
+        _OWN_NODES_OF[id(body)] = (body, found)
     return found
+
+
+_OPAQUE = (*FUNCTIONS, ast.ClassDef, ast.Lambda)
 
 
 def _env_ports(nodes: list[ast.AST]) -> dict[str, tuple[int, int] | None]:

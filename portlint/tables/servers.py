@@ -51,8 +51,23 @@ def load() -> tuple[Server, ...]:
 
 @of_last
 def mentioned(data: bytes) -> bool:
-    """Whether the bytes may start a server of the table (the test before any parse)."""
-    return any(holds(data, needle) for needle in NEEDLES)
+    """Whether the bytes may start a server of the table (the test before any parse): they spell one
+    of its commands, as a shell line or a Python list of words writes it (`vllm serve`, `"vllm",
+    "serve"`, `sglang.launch_server`), not only a package's name (`import vllm`)."""
+    return any(holds(data, needle) for needle in NEEDLES) and _commands().search(data) is not None
+
+
+@lru_cache(maxsize=1)
+def _commands() -> re.Pattern[bytes]:
+    """Every command of the table as its words may be written: a `python -m` module by its module,
+    the other words apart by blanks, quotes and commas."""
+    spelled = set()
+    for server in load():
+        for run in server.runs:
+            words = [word for word in run if word != "-m" and not word.startswith("python")]
+            spelled.add(rb"[\s\"',]+".join(re.escape(word.encode()) for word in words))
+    # not a name's part, an attribute (`uvicorn.run(...)`) nor an import of the package (`import deepspeed`)
+    return re.compile(rb"(?<![\w.-])(?<!import )(?<!from )(?:" + b"|".join(sorted(spelled)) + rb")(?![\w.-])")
 
 
 def started(words: tuple[str, ...] | list[str]) -> Started | None:
