@@ -155,10 +155,11 @@ def resolve(files: Iterable[tuple[str, str, bytes, Facts | None]]) -> dict[str, 
     for path in sorted({*launchers, *waiters}, key=lambda p: (p.count("/"), p)):
         for name in module_names(path):
             modules.setdefault(name, path)
-    names = sorted({launcher.name for found in launchers.values() for launcher in found})
-    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(name.encode()) for name in names) + rb")\b")
+    names = sorted({launcher.name.encode() for found in launchers.values() for launcher in found})
+    pattern = re.compile(rb"\b(?:" + b"|".join(map(re.escape, names)) + rb")\b")
     for path, kind, data, _ in files:
-        if kind != "python" or path in launchers or b"import" not in data or pattern.search(data) is None:
+        if kind != "python" or path in launchers or b"import" not in data or not any(name in data for name in names) \
+                or pattern.search(data) is None:
             continue
         tree = _parse(data)
         if tree is None:

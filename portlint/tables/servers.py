@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct
-from portlint.speed.needles import holds, of_last
+from portlint.speed.needles import holds, of_last, re2_options
 
 # A word every entry's command spells one of (a file holding none starts none of them), found in the
 # one pass of portlint.speed.needles; tests/tables/test_servers.py keeps them in step with the table.
@@ -53,21 +53,35 @@ def load() -> tuple[Server, ...]:
 def mentioned(data: bytes) -> bool:
     """Whether the bytes may start a server of the table (the test before any parse): they spell one
     of its commands, as a shell line or a Python list of words writes it (`vllm serve`, `"vllm",
-    "serve"`, `sglang.launch_server`), not only a package's name (`import vllm`)."""
-    return any(holds(data, needle) for needle in NEEDLES) and _commands().search(data) is not None
+    "serve"`, `sglang.launch_server`), not only a package's name (`import vllm`, `uvicorn.run`)."""
+    if not any(holds(data, needle) for needle in NEEDLES):
+        return False
+    for match in _commands().finditer(data):
+        start, end = match.span()
+        before = data[max(start - 7, 0):start]
+        if (start and _WORDISH.match(data, start - 1)) or (end < len(data) and _WORDISH.match(data, end)):
+            continue  # a name's part or an attribute: `uvicorn.run(...)`, `deepspeed_config`
+        if before.endswith((b"import ", b"from ")):
+            continue  # `import deepspeed`
+        return True
+    return False
+
+
+_WORDISH = re.compile(rb"[\w.-]")
 
 
 @lru_cache(maxsize=1)
-def _commands() -> re.Pattern[bytes]:
+def _commands() -> Any:
     """Every command of the table as its words may be written: a `python -m` module by its module,
-    the other words apart by blanks, quotes and commas."""
+    the other words apart by blanks, quotes and commas (RE2: one linear pass for all of them)."""
+    import re2
+
     spelled = set()
     for server in load():
         for run in server.runs:
             words = [word for word in run if word != "-m" and not word.startswith("python")]
             spelled.add(rb"[\s\"',]+".join(re.escape(word.encode()) for word in words))
-    # not a name's part, an attribute (`uvicorn.run(...)`) nor an import of the package (`import deepspeed`)
-    return re.compile(rb"(?<![\w.-])(?<!import )(?<!from )(?:" + b"|".join(sorted(spelled)) + rb")(?![\w.-])")
+    return re2.compile(b"|".join(sorted(spelled)), re2_options())
 
 
 def started(words: tuple[str, ...] | list[str]) -> Started | None:

@@ -982,3 +982,29 @@ def test_variables_nothing_reads_again_are_dropped_so_the_paths_that_differ_only
         tries = 1
     print(a, b, c)
 """) == [(13, "PL602")]
+
+
+def test_a_function_too_long_to_follow_is_left_out_and_the_others_are_still_judged(monkeypatch) -> None:  # noqa: ANN001
+    """Nested loops run their body again for each round of each loop around it, on every path: a
+    function whose walk passes flow.MAX_STEPS statements is left out (its findings missed, none
+    invented), and so is what a module walks past MAX_MODULE_STEPS: no file costs seconds."""
+    from portlint.analysis.sockets import flow
+
+    lines = ["import socket", "def deep(items):", "    s = socket.socket()", "    s.bind(('', 0))",
+             "    p = s.getsockname()[1]"]
+    indent = "    "
+    for depth in range(10):
+        lines.append(f"{indent}for x{depth} in items:")
+        indent += "    "
+        for branch in range(4):
+            lines.append(f"{indent}v{depth}_{branch} = p + {branch} if x{depth} > {branch} else {branch}")
+            lines.append(f"{indent}if x{depth} > {branch}:\n{indent}    w{depth}_{branch} = 1")
+    lines += [f"{indent}s.close()", "    return p", "def shallow():", "    with socket.socket() as s:",
+              "        s.bind(('', 0))", "        return s.getsockname()[1]"]
+    walked: list[int] = []
+    real = flow.Flow.run
+    monkeypatch.setattr(flow.Flow, "run", lambda self, *a: (real(self, *a), walked.append(self.steps))[0])
+    source = "\n".join(lines) + "\n"
+    shallow_bind = source.splitlines().index("        s.bind(('', 0))") + 1
+    assert found(source) == [(shallow_bind, "PL602")]  # deep()'s race is missed, shallow()'s is not
+    assert flow.MAX_STEPS < max(walked) <= flow.MAX_STEPS + 4 * flow.MAX_PATHS

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
            ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
+# A function whose paths take more statements than this to follow (nested loops run their body up
+# to LOOP_ROUNDS times each, on up to MAX_PATHS paths) is left out: no file costs seconds.
+MAX_STEPS = 20_000
+MAX_MODULE_STEPS = 100_000  # and so are the functions of a module walked after this many in all
 LOOP_ROUNDS = 2
 _COMPARED = 16  # up to this many paths, `_distinct` compares them pair by pair
 # From this many paths on, the variables nothing reads again are dropped (`_forget`): with fewer,
@@ -84,6 +88,10 @@ class Summary(Struct):
     library: str = ""  # a library helper's name and library, for messages
 
 
+class _TooLong(Exception):
+    """The walk of a function took MAX_STEPS statements."""
+
+
 class _Loop(Struct):
     node: ast.For | ast.AsyncFor | ast.While
     depth: int  # len(Flow.exits) when the loop started
@@ -105,6 +113,7 @@ class Flow(Evaluator):
         self.globals: set[str] = set()
         self.exit_states: list[tuple[frozenset, State]] = []
         self.summary = Summary()
+        self.steps = 0  # statements followed, one per path
         if isinstance(node, FUNCTIONS):
             self._read_params(node)
 
@@ -123,12 +132,19 @@ class Flow(Evaluator):
 
     # -- the run ---------------------------------------------------------------
     def run(self, seeds: dict[str, frozenset] | None = None, seed_socks: dict | None = None) -> Summary:
+        """The function's summary, with the violations of its paths; an empty one for a function whose
+        paths take more than MAX_STEPS statements to follow (its findings are missed, none invented)."""
         env = {name: frozenset({Param(i)}) for i, name in enumerate(self.summary.params)}
         socks: dict[Hashable, SockState] = {("param", i): SockState(held=True) for i in range(len(self.summary.params))}
         env.update(seeds or {})
         socks.update(seed_socks or {})
-        for state in self.exec_block(self.node.body, [State(env, socks)]):
-            self.finish(state, NOTHING, None)
+        try:
+            for state in self.exec_block(self.node.body, [State(env, socks)]):
+                self.finish(state, NOTHING, None)
+        except _TooLong:
+            return Summary(params=self.summary.params, defaults=self.summary.defaults)
+        finally:
+            self.index.spent += self.steps
         self._conclude()
         return self.summary
 
@@ -195,6 +211,9 @@ class Flow(Evaluator):
         for statement in statements:
             if not states:
                 break
+            self.steps += len(states)
+            if self.steps > MAX_STEPS or self.steps + self.index.spent > MAX_MODULE_STEPS:
+                raise _TooLong
             states = self.exec_statement(statement, states)
             if len(states) >= FORGET_FROM and not self.module_level:
                 self._forget(statement, states)

@@ -40,6 +40,7 @@ class ModuleIndex:
         self._waits = 0  # how many times a summary was asked for while it was being computed
         self._provisional: set[Function] = set()  # functions whose run met such a summary (None)
         self._last_reads: dict[Function | ast.Module, dict[str, tuple[int, int]]] = {}
+        self.spent = 0  # statements the walks of its functions followed (flow.MAX_MODULE_STEPS)
         for statement in module.body:
             if isinstance(statement, FUNCTIONS):
                 self.functions[statement.name] = statement
