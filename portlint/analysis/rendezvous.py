@@ -43,6 +43,7 @@ from portlint.analysis.tree import (
 )
 from portlint.model.extraction import CodeFile, Facts, Launcher, RepeatedStart, Spot
 from portlint.model.records import Struct, replace
+from portlint.model.source import line_starts
 from portlint.speed.needles import holds, of_last
 from portlint.tables import servers
 
@@ -259,8 +260,13 @@ class _Module:
         """The module's top-level functions that leave a listener running, for callers in other modules."""
         found = []
         may_start = set(map(id, self.index.functions))
+        offsets = line_starts(self.data)
         for name, function in self.functions.items():
             if "." in name or id(function) not in may_start:
+                continue
+            # only a function that launches a server or launcher itself (a test helpers module's start_server)
+            lines = self.data[offsets[function.lineno - 1]:offsets[min(function.end_lineno or function.lineno, len(offsets) - 1)]]
+            if _LAUNCH.search(lines) is None or not servers.mentioned(lines):
                 continue
             for start in self.starts_of(name):
                 if start.port is not None:
