@@ -140,3 +140,23 @@ def test_a_clean_repository_passes(tmp_path: Path, runner: dict[str, str]) -> No
     steps = _run_action(workspace, runner, {"working-directory": "."})
     assert all(result.returncode == 0 for name, result in steps if name == "run")
     assert steps[-1][1].stdout == ""
+
+
+def test_annotations_name_files_from_the_repository_root_with_a_working_directory(
+    tmp_path: Path, runner: dict[str, str],
+) -> None:
+    """`working-directory: services/api` runs portlint there; GitHub places annotations by the path
+    from the repository's root, so that is what `file=` holds."""
+    workspace = tmp_path / "workspace"
+    api = workspace / "services" / "api"
+    (api / "configs").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    (api / ".portlint.yaml").write_text(LAYOUT)
+    (api / "configs" / "train.yaml").write_text("cluster:\n  master_port: 1500\n")
+    steps = _run_action(workspace, runner, {"working-directory": "services/api"})
+    check = steps[-1][1]
+    assert check.returncode == 1
+    assert check.stdout.splitlines() == [
+        "::error file=services/api/configs/train.yaml,line=2,col=16,endLine=2,endColumn=20,title=PL301::"
+        "cluster.master_port=1500 drifted from the layout: band master gives 1400",
+    ]
