@@ -325,9 +325,11 @@ class Browser:
     def _receive(self, deadline: float) -> dict[str, Any]:
         import select
 
+        waiting = select.poll()  # not select(): a process with many files open has descriptors past 1023
+        waiting.register(self._read, select.POLLIN)
         while b"\0" not in self._buffer:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._read], [], [], left)[0]:
+            if left <= 0 or not waiting.poll(left * 1000):
                 raise TimeoutError("Chromium did not answer")
             chunk = os.read(self._read, 1 << 16)
             if not chunk:
@@ -406,7 +408,7 @@ def check(site: Path) -> int:
         browser.close()
         server.shutdown()
     total = len(pages(site))
-    print(f"Opened {total} pages in Chromium: {total - failed} without errors, {failed} with.")
+    print(f"Opened {total} page{'s' if total != 1 else ''} in Chromium: {total - failed} without errors, {failed} with.")
     return 1 if failed else 0
 
 

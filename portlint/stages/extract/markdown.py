@@ -89,8 +89,9 @@ def read(source: Source, names: NameFilter) -> Extraction:
 
 @cache
 def _parser() -> MarkdownIt:
-    """markdown-it-py's block parser: CommonMark, GFM tables, colon fences (imported when a file
-    is read whole, which the byte tests spare most files: ~30 ms)."""
+    """markdown-it-py's block parser: CommonMark, GFM tables, colon fences. Imported when a file
+    is first read whole, which the byte tests spare most files: its import costs more than most
+    files' reading (docs/performance.md)."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.colon_fence import colon_fence_plugin
 
