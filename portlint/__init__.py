@@ -1,7 +1,10 @@
 """portlint: keep every hard-coded network port of a repository inside its lane."""
 from __future__ import annotations
 
-__version__ = "0.1.0"
+try:  # written when portlint is built (setuptools-scm, pyproject.toml): `0.1.0+g<commit>` between releases
+    from portlint._version import __version__
+except ImportError:  # pragma: no cover - a source tree that was never built or installed
+    __version__ = "0.1.0+unknown"
 
 # Collections every 100,000 allocations, not every 700 (gc.set_threshold): a check allocates
 # millions of short-lived objects (parse trees, YAML nodes) and few cycles; collecting every 700

@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -87,6 +87,7 @@ _CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that o
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix or --diff).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff on stdout (the summary on stderr); write nothing.")
 @click.option("--select", multiple=True, callback=_codes, help="Codes or prefixes to check (comma-separated).")
+@click.option("--extend-select", multiple=True, callback=_codes, help="Codes or prefixes to check beside the selected ones.")
 @click.option("--ignore", multiple=True, callback=_codes, help="Codes or prefixes not to check.")
 @click.option("--config", "config_args", multiple=True, metavar="FILE|KEY=VALUE", help=_CONFIG_HELP)
 @click.option("--ephemeral-floor", metavar="N|auto", help="Override the config's ephemeral floor.")
@@ -100,29 +101,33 @@ _CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that o
 @click.option("--show-files", is_flag=True, help="List the files that would be checked and their kind; check nothing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when problems remain.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed.")
-@click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does).")
+@click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does; FORCE_COLOR colours a pipe).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
 @click.option("--add-noqa", is_flag=True, help="Add a suppression comment for every problem (a baseline); list those that take none.")
 @click.option("--no-cache", is_flag=True, envvar="PORTLINT_NO_CACHE",
               help="Neither read nor write .portlint_cache/ (also PORTLINT_NO_CACHE=1).")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep the cache in DIR, not .portlint_cache/ at the root (also PORTLINT_CACHE_DIR).")
 def check(  # noqa: PLR0913
     paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
     ignore: tuple[str, ...], config_args: tuple[str, ...], ephemeral_floor: str | None,
     output_format: str, output_file: Path | None, statistics: bool, show_fixes: bool, show_settings: bool,
     show_files: bool, exit_zero: bool, exit_non_zero_on_fix: bool, no_color: bool, quiet: bool,
-    no_cache: bool = False, add_noqa: bool = False,
+    no_cache: bool = False, add_noqa: bool = False, extend_select: tuple[str, ...] = (), cache_dir: Path | None = None,
 ) -> int:
     """Check the repository (the default command)."""
     from portlint.config.load import load_for
+    from portlint.config.selection import Selection, resolve
     from portlint.engine import Options, fewer_collections, run
     from portlint.entry import replay as runcache
+    from portlint.model.codes import CHECK_CODES
 
     _statistics_format(statistics, output_format)
     if diff and (output_format != "text" or statistics):
         shown = "--statistics" if statistics else f"--output-format {output_format}"
         raise click.UsageError(f"--diff prints a unified diff; it does not combine with {shown}")
     given, paths = paths, paths or (Path.cwd(),)  # like ruff: the working directory is what is reported on
-    config = load_for(paths[0], config_args, ephemeral_floor)
+    config = load_for(paths[0], config_args, ephemeral_floor, cache_dir)
     if show_settings or show_files:
         from portlint.commands import settings
 
@@ -131,6 +136,7 @@ def check(  # noqa: PLR0913
             click.echo(text, file=out, nl=False)
         _not_in_git_note(config, quiet)
         return EXIT_CLEAN
+    select, ignore = resolve((*config.selections, Selection(select or None, extend_select, ignore)), CHECK_CODES)
     options = Options(
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
         write=not diff, paths=_reported(config.root, paths), cache=not no_cache,
@@ -141,6 +147,7 @@ def check(  # noqa: PLR0913
             raise click.UsageError("--add-noqa writes comments only: it cannot be combined with --fix or --diff")
         return _add_noqa(config, options, quiet, exit_zero)
     fewer_collections()
+    listing = _config_listing(config)
     outcome = run(config, options)
     runcache.confirm(config.root, config.path, given, config_args, outcome.read)
     from portlint.report import Context
@@ -154,13 +161,16 @@ def check(  # noqa: PLR0913
         _report(outcome, context, output_format, quiet, written=not diff, statistics=statistics,
                 show_fixes=show_fixes, out=out, diff=diff)
     _not_in_git_note(config, quiet)
+    _unused_configs_note(config, listing, quiet)
     if outcome.write_errors:
         return EXIT_PROBLEMS if not exit_zero else EXIT_CLEAN
     if exit_zero:
         return EXIT_CLEAN
     if exit_non_zero_on_fix and outcome.changed:
         return EXIT_PROBLEMS
-    return EXIT_PROBLEMS if outcome.problems or (diff and outcome.changed) else EXIT_CLEAN
+    if diff:  # as ruff's: 1 when there is a diff, whatever it leaves unfixed
+        return EXIT_PROBLEMS if outcome.changed else EXIT_CLEAN
+    return EXIT_PROBLEMS if outcome.problems else EXIT_CLEAN
 
 
 def _not_in_git_note(config: Config, quiet: bool) -> None:
@@ -168,6 +178,66 @@ def _not_in_git_note(config: Config, quiet: bool) -> None:
 
     if not quiet and not discover.in_git(config.root):
         click.echo(f"portlint: {discover.NOT_IN_GIT}", err=True)
+
+
+_CONFIG_PATTERNS = tuple(f":(glob)**/{name}" for name in ("portlint.toml", ".portlint.yaml", ".portlint.yml", "pyproject.toml"))
+
+
+def _config_listing(config: Config) -> Callable[[], list[str] | None]:
+    """The config files below the root, as git lists them: started now, read after the run
+    (git runs while the engine does). Outside git, a walk when asked."""
+    from portlint.stages import discover
+
+    spawned = discover.Spawned(["-C", str(config.root), "ls-files", "-z", "--cached", "--others",
+                                "--exclude-standard", "--", *_CONFIG_PATTERNS])
+
+    def listed() -> list[str] | None:
+        output = spawned.output()
+        return None if output is None else [p for p in os.fsdecode(output).split("\0") if p]
+    return listed
+
+
+def _unused_configs_note(config: Config, listing: Callable[[], list[str] | None], quiet: bool) -> None:
+    """One line naming the config files in subfolders this run did not use (never silently)."""
+    from portlint.config.locate import unused_configs
+    from portlint.model.globs import matcher
+    from portlint.report import printable
+    from portlint.stages import discover
+
+    if quiet:
+        return
+    listed = listing()
+    if listed is None:
+        listed = list(_walked_configs(config.root))
+    excluded = matcher((*discover.DEFAULT_EXCLUDE, *config.exclude))
+    used = [p for p in (config.path, *config.extends) if p is not None]
+    unused = [p for p in unused_configs(config.root, listed, used) if not excluded(p)]
+    if not unused:
+        return
+    shown = [Path(os.path.relpath(config.root / p)).as_posix() for p in unused]
+    own = f"this run's config is {Path(os.path.relpath(config.path)).as_posix()}" if config.path else "this run has no config"
+    if len(shown) == 1:
+        folder = Path(shown[0]).parent.as_posix()
+        text = (f"{shown[0]} is not used: {own}; to check {folder}/ with it, run portlint there "
+                f"(or exclude {folder}/)")
+    else:
+        named = ", ".join(shown[:3]) + (", ..." if len(shown) > 3 else "")
+        text = (f"{len(shown)} config files in subfolders are not used ({named}): {own}; to check a folder "
+                f"with its own config, run portlint there (or exclude it)")
+    click.echo(f"portlint: {printable(text)}", err=True)
+
+
+def _walked_configs(root: Path) -> Iterator[str]:
+    """Config files below `root` outside git: a walk that skips the default excludes' folders."""
+    from portlint.config.locate import CONFIG_NAMES
+
+    skipped = {".git", ".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__", "build", "dist",
+               "site-packages", "dist-packages", ".portlint_cache"}
+    for folder, folders, names in os.walk(root):
+        folders[:] = sorted(f for f in folders if f not in skipped and not f.endswith(".egg-info"))
+        for name in names:
+            if name in CONFIG_NAMES:
+                yield Path(os.path.relpath(os.path.join(folder, name), root)).as_posix()
 
 
 @contextlib.contextmanager
@@ -214,8 +284,14 @@ def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
 
 
 def _use_color(no_color: bool) -> bool:
-    """Colour for a terminal only, and never with --no-color or NO_COLOR set (https://no-color.org)."""
-    if no_color or os.environ.get("NO_COLOR"):
+    """Colour for a terminal; never with --no-color; with FORCE_COLOR set (https://force-color.org),
+    also for a pipe (a CI log), even where NO_COLOR is set too (as ruff does); never with NO_COLOR
+    set otherwise (https://no-color.org). An empty variable counts as unset."""
+    if no_color:
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("NO_COLOR"):
         return False
     stdout = sys.stdout
     return stdout is not None and stdout.isatty()
@@ -325,14 +401,16 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
 
 @cli.command()
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
-def clean(path: Path | None) -> int:
-    """Remove the cache (.portlint_cache/) at the repository root."""
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The cache folder to remove, if not .portlint_cache/ at the root (also PORTLINT_CACHE_DIR).")
+def clean(path: Path | None, cache_dir: Path | None) -> int:
+    """Remove the cache (.portlint_cache/ at the repository root, or --cache-dir)."""
     from portlint.config.load import load_for
     from portlint.speed import cache
 
     root = load_for(path or Path.cwd(), ()).root
-    removed = cache.clean(root)
-    shown = os.path.relpath(root / cache.DIRECTORY, Path.cwd())
+    removed = cache.clean(root, cache_dir)
+    shown = os.path.relpath(cache.folder(root, cache_dir) or root / cache.DIRECTORY, Path.cwd())
     click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
     return EXIT_CLEAN
 

@@ -418,7 +418,7 @@ class Engine:
     def _open_cache(self) -> cache.Cache | None:
         if not self.options.cache:
             return None
-        return cache.Cache(self.config.root, cache.salt(self.names.selector_names))
+        return cache.Cache(self.config.root, cache.salt(self.names.selector_names), self.config.cache_dir)
 
     def _key(self, kind: str, path: str, digest: str) -> str:
         """Everything extract_file reads of the file: its bytes (their digest), kind and side of
@@ -436,8 +436,8 @@ class Engine:
 
     def listing(self) -> list[discover.Candidate]:
         """The files to read, with their kinds; the frozen pairs among them."""
-        config_path = self.config_display()
-        listed = [c for c in discover.candidates(self.config.root, self.config.include, self.config.exclude) if c.path != config_path]
+        own = self.config.own_files()
+        listed = [c for c in discover.candidates(self.config.root, self.config.include, self.config.exclude) if c.path not in own]
         self.listed = {c.path: c.kind for c in listed}  # the layout's own numbers are the layout, not sites
         self.pairs = self.frozen_pairs()
         self.mirrored = {p for pair in self.pairs for p in (pair.copy, pair.source) if p}

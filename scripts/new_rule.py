@@ -45,6 +45,8 @@ MODULE = '''"""{summary}
 What it does: (to be written: what the rule reports, where, and what it does not check).
 Why: (to be written: what goes wrong at run time when this is left as it is).
 Example (fails): (to be written: the smallest example, as in fixtures/{folder}/fails/).
+Use instead: (to be written: the example fixed, as in fixtures/{folder}/passes/).
+Options: (to be written: the config keys the rule reads, or none).
 Fix: none; (to be written: what the user changes, or what --fix does and when it is safe).
 """
 from __future__ import annotations

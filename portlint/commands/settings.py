@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from portlint.config.build import DEFAULT_INCLUDE, STOCK_FLOOR, Config
+from portlint.config.extend import read_chain
 from portlint.config.locate import split_config_args
 from portlint.config.overrides import merged, parse_override, touches
-from portlint.config.read import read
 from portlint.config.schema import load_schema
 from portlint.model.scope import DEFAULT_TEST_PATHS
 from portlint.stages import discover
@@ -72,10 +72,10 @@ def render(config: Config, config_args: tuple[str, ...], floor_flag: str | None 
 
 def files(config: Config, reported: tuple[str, ...]) -> str:
     """`KIND  PATH` for every file a check would read, relative to the working directory."""
-    own = _config_relative(config)
+    own = config.own_files()
     chosen = [
         c for c in discover.candidates(config.root, config.include, config.exclude)
-        if c.path != own and (not reported or any(c.path == p or c.path.startswith(p.rstrip("/") + "/") for p in reported))
+        if c.path not in own and (not reported or any(c.path == p or c.path.startswith(p.rstrip("/") + "/") for p in reported))
     ]
     return "".join(
         f"{c.kind:<8} {Path(os.path.relpath(config.root / c.path)).as_posix()}\n" for c in chosen
@@ -84,19 +84,20 @@ def files(config: Config, reported: tuple[str, ...]) -> str:
 
 def _known_keys(data: dict[str, Any]) -> list[str]:
     """The schema's keys in its order (a key another module adds shows up by itself)."""
-    schema = load_schema()
-    return [*schema.get("properties", {}), *(key for key in data if key not in schema.get("properties", {}))]
+    schema = load_schema().get("properties", {})
+    known = [key for key, spec in schema.items() if "x-alias-of" not in spec]  # ruff's spellings: read as portlint's
+    return [*known, *(key for key in data if key not in schema)]
 
 
 def _schema_default(key: str) -> Any:
-    return load_schema().get("properties", {}).get(key, {}).get("default")
+    return load_schema().get("properties", {}).get(key, {}).get("x-default")
 
 
 def _file_data(config: Config) -> tuple[dict[str, Any], dict[str, dict[str, int]], str]:
     """The config file's data, the line of each top-level key (and of each band), and its shown path."""
     if config.path is None:
         return {}, {}, ""
-    document = read(config.path)
+    document = read_chain(config.path, config.root).document  # with what it extends, ruff's spellings as portlint's
     data = document.data if isinstance(document.data, dict) else {}
     lines = {str(key[0]): pos[0] for key, pos in document.positions.items() if len(key) == 1}  # config/positions.py
     positions = {key: {"": line} for key, line in lines.items()}
@@ -104,15 +105,6 @@ def _file_data(config: Config) -> tuple[dict[str, Any], dict[str, dict[str, int]
         str(key[1]): pos[0] for key, pos in document.positions.items() if len(key) == 2 and key[0] == "bands"
     }}
     return data, positions, _shown(config.path)
-
-
-def _config_relative(config: Config) -> str:
-    if config.path is None:
-        return ""
-    try:
-        return config.path.resolve().relative_to(config.root.resolve()).as_posix()
-    except ValueError:
-        return ""
 
 
 def _shown(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""Find, load and validate portlint's configuration (the README's Configuration section).
+"""Find, load and validate portlint's configuration (docs/configuration.md; the reference there is generated from schema.json).
 
 One module per step: locate.py finds the config file and the repository root (reading
 only a few names on the way up, so that the warm replay can ask without importing the

@@ -2,8 +2,8 @@
 
 Range order and bounds, ports inside their band, `within`/`shares_with`
 references, frozen-copy templates that stay in the repository, rule codes in
-`per_file_ignores` (portlint/model/codes.py), and the ephemeral floor (`auto`: the
-host's, read through portlint/config/procfs.py).
+`select`, `extend_select`, `ignore` and `per_file_ignores` (portlint/model/codes.py),
+and the ephemeral floor (`auto`: the host's, read through portlint/config/procfs.py).
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from portlint.config.locate import inside
 from portlint.config.positions import Key
 from portlint.config.read import Document
 from portlint.config.schema import validate
+from portlint.config.selection import Selection
 from portlint.config.suggest import did_you_mean
 from portlint.model.codes import CHECK_CODES
 from portlint.model.layout import Band, FrozenSpec, Selector, Window
@@ -48,9 +49,28 @@ class Config(Struct, frozen=True):
     declared: bool  # a config file was found, with or without bands
     positions: Mapping[Key, tuple[int, int]] = field(default_factory=dict)  # entry -> (line, column)
     test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS  # test-like paths: a scope of their own (portlint.model.scope)
+    selections: tuple[Selection, ...] = ()  # select/extend_select/ignore of each file, inherited ones first
+    extends: tuple[Path, ...] = ()  # the files the config extends (absolute), nearest first
+    cache_dir: Path | None = None  # --cache-dir, else PORTLINT_CACHE_DIR, else None: .portlint_cache/ at the root
+
+    def own_files(self) -> frozenset[str]:
+        """The config file and the files it extends, as paths relative to the root (those below
+        it): the layout's own numbers are the layout, not sites, so a check does not read them."""
+        found = set()
+        for path in (self.path, *self.extends):
+            if path is None:
+                continue
+            try:
+                found.add(path.resolve().relative_to(self.root.resolve()).as_posix())
+            except ValueError:
+                continue
+        return frozenset(found)
 
 
-def build(path: Path | None, document: Document, override: int | str | None, proc_root: Path, root: Path) -> Config:
+def build(  # noqa: PLR0913
+    path: Path | None, document: Document, override: int | str | None, proc_root: Path, root: Path,
+    inherited: tuple[Selection, ...] = (), extends: tuple[Path, ...] = (), cache_dir: Path | None = None,
+) -> Config:
     data = document.data
     if not isinstance(data, dict):
         where = "at the top level" if not document.prefix else "for [tool.portlint]"
@@ -60,7 +80,11 @@ def build(path: Path | None, document: Document, override: int | str | None, pro
         _band(name, spec, document.positions.get(("bands", name), (1, 1))) for name, spec in data.get("bands", {}).items()
     )
     _check_references(bands)
-    _check_codes(data.get("per_file_ignores", {}))
+    check_codes(data)
+    own = Selection(
+        None if data.get("select") is None else tuple(data["select"]),
+        tuple(data.get("extend_select", ())), tuple(data.get("ignore", ())),
+    )
     floor, note = resolve_floor(override or data.get("ephemeral_floor", STOCK_FLOOR), proc_root)
     return Config(
         path=path,
@@ -75,6 +99,9 @@ def build(path: Path | None, document: Document, override: int | str | None, pro
         declared=path is not None,
         positions=document.positions,
         test_paths=tuple(data.get("test_paths", DEFAULT_TEST_PATHS)),
+        selections=tuple(layer for layer in (*inherited, own) if not layer.empty()),
+        extends=extends,
+        cache_dir=cache_dir,
     )
 
 
@@ -167,12 +194,23 @@ def _known_band(name: str, by_name: dict[str, Band], where: tuple[str | int, ...
     return by_name[name]
 
 
-def _check_codes(per_file_ignores: dict[str, list[str]]) -> None:
-    """Every code in `per_file_ignores` names a rule or a prefix of one: a typo would ignore nothing."""
-    for glob, codes in per_file_ignores.items():
-        for index, code in enumerate(codes):
-            if not any(rule.startswith(code) for rule in CHECK_CODES):
-                raise Invalid(("per_file_ignores", glob, index), f"unknown rule {code}{did_you_mean(code, CHECK_CODES)}")
+def check_codes(data: dict[str, Any]) -> None:
+    """Every code in `per_file_ignores` and every `select`/`extend_select`/`ignore` item names a
+    rule or a prefix of one (or ALL, to select): a typo would select or ignore nothing. Keys as
+    written (ruff's spellings too), so that an error names the key the file holds."""
+    for key in ("per_file_ignores", "per-file-ignores"):
+        for glob, codes in data.get(key, {}).items():
+            for index, code in enumerate(codes):
+                _known((key, glob, index), code)
+    for key in ("select", "extend_select", "extend-select", "ignore"):
+        for index, code in enumerate(data.get(key) or ()):
+            if code != "ALL":
+                _known((key, index), code)
+
+
+def _known(keys: tuple[str | int, ...], code: str) -> None:
+    if not any(rule.startswith(code) for rule in CHECK_CODES):
+        raise Invalid(keys, f"unknown rule {code}{did_you_mean(code, CHECK_CODES)}")
 
 
 def parse_floor_override(text: str) -> int | str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -44,6 +45,25 @@ def find_config(start: Path, explicit: Path | None = None) -> Path | None:
             if candidate.is_file() and (name != "pyproject.toml" or declares_portlint(candidate)):
                 return candidate
     return None
+
+
+def unused_configs(root: Path, listed: Iterable[str], used: Iterable[Path]) -> list[str]:
+    """The config files among `listed` (paths relative to `root`, in subfolders of it) that a run
+    with the config files `used` does not read: each configures its own folder's project when
+    portlint runs there, and this run must say that it did not (closest-config-per-file, as
+    ruff has it, would need a layout per subtree). A pyproject.toml counts when it declares
+    [tool.portlint]."""
+    taken = {path.resolve() for path in used}
+    found = []
+    for path in listed:
+        folder, _, name = path.rpartition("/")
+        if not folder or name not in CONFIG_NAMES:
+            continue
+        full = root / path
+        if full.resolve() in taken or (name == "pyproject.toml" and not declares_portlint(full)):
+            continue
+        found.append(path)
+    return sorted(found)
 
 
 def upward(start: Path) -> list[Path]:

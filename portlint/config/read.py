@@ -3,7 +3,7 @@
 YAML goes through ruamel.yaml's round-trip loader, TOML through tomllib; both
 give plain dicts, lists and scalars. A syntax error is a `ConfigError` at the file.
 ruamel.yaml is imported where it is used: it costs more start-up time than
-reading a whole repository (Speed, in the README's Design notes).
+reading a whole repository (docs/performance.md).
 """
 from __future__ import annotations
 

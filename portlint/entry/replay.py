@@ -37,8 +37,9 @@ account for is not replayed: options that write or print something else
 `--no-cache`, `--help`), an option it does not know, a repository outside git,
 a run from a folder other than the root (reporters then look up which words of
 a message name files), streams without a byte buffer, a FIFO or device among
-the paths. Entries live beside the per-file index in
-`.portlint_cache/<version>/`, one per invocation (`run-<hash>`), written
+the paths, a config that extends another (its inherited files are not probed here).
+Entries live beside the per-file index in `<cache folder>/<version>/` (cache.folder:
+`.portlint_cache/`, or `PORTLINT_CACHE_DIR`; a run with `--cache-dir` is not replayed), one per invocation (`run-<hash>`), written
 through a temporary and a rename; a corrupt or foreign one is a miss and is
 rewritten.
 """
@@ -116,7 +117,7 @@ class Warm:
     """One invocation's key, and its entry: replayed, or recorded by the run and written."""
 
     def __init__(self, args: list[str], parsed: Parsed, root: Path, config: Path | None, start: Path,
-                 listing: discover.Spawned) -> None:
+                 listing: discover.Spawned, folder: Path) -> None:
         self.args = args
         self.parsed = parsed
         self.root = root
@@ -129,7 +130,7 @@ class Warm:
         self.statuses: list[os.stat_result | None] = []  # each path's lstat for the stamps, in order
         self.taken = False  # whether the run took the listing (and the stamps were taken before it read)
         self.invocation = self._invocation()
-        self.entry = root / cache.DIRECTORY / __version__ / f"run-{cache.digest(self.invocation.encode())}"
+        self.entry = folder / __version__ / f"run-{cache.digest(self.invocation.encode())}"
         self.head = self._head()  # everything but the files' bytes
         self.key = ""  # computed before the run only when the stamps are the stored entry's
         self.digests: dict[str, str] = {}  # path -> content digest, as hashed before the run
@@ -364,7 +365,21 @@ def prepare(args: list[str]) -> Warm | None:
     root = locate.root_of(start, config)
     if root.resolve() != Path.cwd().resolve() or locate.git_root(start) is None:
         return None
-    return Warm(args, parsed, root, config, start, discover.listing_started(root))
+    folder = cache.folder(root)
+    if folder is None or (config is not None and _extends(config)):
+        return None
+    return Warm(args, parsed, root, config, start, discover.listing_started(root), folder)
+
+
+def _extends(config: Path) -> bool:
+    """Whether the config may extend another file (whose bytes the key does not hold): a line
+    that starts with an `extend` key, read without a parser."""
+    import re
+
+    try:
+        return re.search(rb"(?m)^[ \t]*[\"']?extend[\"']?[ \t]*[:=]", config.read_bytes()) is not None
+    except OSError:
+        return False
 
 
 class _Tee(io.RawIOBase):

@@ -1,4 +1,4 @@
-"""What makes a name port-like, and which role its words give it (the README's Where sites are found)."""
+"""What makes a name port-like, and which role its words give it (docs/usage.md, Where sites are found)."""
 from __future__ import annotations
 
 import re

@@ -4,7 +4,7 @@ module takes from here.
 msgspec reads `typing_extensions` where it is installed (jsonschema's `referencing` installs
 it), so as to know its forms in a Struct's annotations; portlint's Structs use none. That
 import, and the `inspect` it imports, cost ~15 ms of every cold check before its pool forks
-(README, "Speed"). So msgspec is imported here as it is where `typing_extensions` is not
+(docs/performance.md). So msgspec is imported here as it is where `typing_extensions` is not
 installed: it then takes `typing`'s forms. Where either was imported first (a test run, a
 program that imports portlint), msgspec is as that import left it.
 """

@@ -32,6 +32,15 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def repository_root(root: Path) -> Path:
+    """The git work tree holding `root`, else `root` itself: where code scanning and GitHub's
+    annotations take paths from. They differ when the config sits in a subfolder of a monorepo."""
+    for directory in (root, *root.parents):
+        if (directory / ".git").exists():
+            return directory
+    return root
+
+
 @dataclass(frozen=True)
 class Context:
     root: Path  # problems' paths are relative to it

@@ -4,14 +4,24 @@
 as GitHub's toolkit (@actions/core `toCommandValue`/`escapeData`/`escapeProperty`)
 escapes: without it a `%`, a newline, or a `:`/`,` inside a property value would cut
 the command short or be read as another property.
+
+GitHub places an annotation by its path from the repository's root, wherever the step
+ran: a workflow that sets `working-directory: services/api` still needs
+`file=services/api/configs/a.yaml`. So paths here (the problem's, and those its message
+names) are relative to the git work tree holding the root (else the root), never to the
+working directory.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from portlint.model.problems import Problem
-from portlint.report import Context, printable
+from portlint.report import Context, printable, repository_root
 
 
 def render(problems: list[Problem], context: Context) -> str:
+    root = context.root.resolve()
+    context = replace(context, root=root, cwd=repository_root(root), _files={}, _lines={}, _paths={})
     return "".join(_command(problem, context) + "\n" for problem in problems)
 
 

@@ -1,4 +1,4 @@
-"""A JSON list of problems; the shape is stable and documented in the README."""
+"""A JSON list of problems; the shape is stable and documented in docs/usage.md (Output formats)."""
 from __future__ import annotations
 
 import json

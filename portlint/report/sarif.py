@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from portlint import __version__
 from portlint.model.problems import Problem, Rule
-from portlint.report import Context
+from portlint.report import Context, repository_root
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT = "portlint/v1"
@@ -28,7 +28,7 @@ _POSITION = re.compile(r":\d+(?::\d+)?\b")
 
 def render(problems: list[Problem], context: Context) -> str:
     root = context.root.resolve()
-    repository = _repository_root(root)
+    repository = repository_root(root)
     prefix = _prefix(root, repository)
     index = {rule.code: number for number, rule in enumerate(context.rules)}
     seen: Counter[str] = Counter()
@@ -107,17 +107,6 @@ def _fingerprint_key(problem: Problem, context: Context) -> str:
     """Code, path, the offending line's text and the message, never the line number."""
     line = context.source_line(problem.path, problem.line).strip()
     return "\0".join((problem.code, problem.path, line, _POSITION.sub("", problem.message)))
-
-
-def _repository_root(root: Path) -> Path:
-    """The git work tree holding `root` (URIs are repository-relative), else `root` itself.
-
-    They differ when the config sits in a subdirectory of a monorepo.
-    """
-    for directory in (root, *root.parents):
-        if (directory / ".git").exists():
-            return directory
-    return root
 
 
 def _prefix(root: Path, repository: Path) -> str:

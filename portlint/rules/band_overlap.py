@@ -9,6 +9,9 @@ is compared with test bands only.
 Why: two services given the same ports by the layout itself will collide as
 soon as both run on one node.
 Example (fails): `gym: {range: 5000-5999}` and `sandbox: {range: 5500-6999}`.
+Use instead: `sandbox: {range: 6000-6999}`, or `shares_with: [gym]` on one of them
+when the two never run together.
+Options: `bands.<name>.within`, `bands.<name>.shares_with`, `test_paths`.
 Fix: none; move one band, or declare the relation.
 """
 from __future__ import annotations

@@ -12,6 +12,9 @@ checks it, and an off-by-one lands the head's node manager on the worker's
 object manager: EADDRINUSE on node 0 only.
 Example (fails, ray-mgmt ports {NODE_MANAGER_PORT: 1301, OBJECT_MANAGER_PORT: 1302}):
 `--node-manager-port=$((${NODE_MANAGER_PORT} + 1))` gives 1302.
+Use instead: ports {NODE_MANAGER_PORT: 1301, OBJECT_MANAGER_PORT: 1303}: the head's
+`$((${NODE_MANAGER_PORT} + 1))` is 1302, which nothing else takes.
+Options: `bands.<name>.ports`.
 Fix: none; change the offset or the layout so the computed ports stay apart.
 """
 from __future__ import annotations

@@ -12,6 +12,9 @@ Test-like paths (`test_paths:`) are neither docs nor definitions here.
 Why: the docs are where people copy ports from; in the real fix behind
 portlint, reviewers had to ask for two doc syncs and a stale value survived.
 Example (fails, band master 1400-1999): `#   1300-1999  Master address (cluster.master_port_range_low/high)`
+Use instead: `#   1400-1999  Master address (cluster.master_port_range_low/high)`
+(`portlint --fix --unsafe-fixes` writes it).
+Options: `bands`, `test_paths`.
 Fix: unsafe (applied with --unsafe-fixes): rewrites the stated numbers in place,
 nothing else; a doc may show a different value on purpose, so say
 `<!-- portlint: ignore[PL501] -->` there. A name nothing reads has no fix.

@@ -42,6 +42,11 @@ Example (fails):
         with socket.socket() as s:
             s.bind(("", 0))
             return s.getsockname()[1]
+Use instead:
+    server = socketserver.TCPServer(("", 0), Handler)  # bound in the process that serves
+    publish(server.server_address[1])                  # the port, while it is held
+    server.serve_forever()
+Options: none.
 Fix: none automatic. Keep the bound socket or server and hand it over, or bind
 port 0 in the process that serves and publish the port afterwards.
 """

@@ -16,6 +16,9 @@ on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
 port, releases it and binds it later loses the race at scale: EADDRINUSE at
 startup, intermittently, on big clusters only.
 Example (fails, floor 9000): `cluster.master_port_range_high: 25000`
+Use instead: `cluster.master_port_range_high: 1999`, the band moved below the floor
+(`range: 1400-1999`); `portlint --fix` then rewrites the sites bound to it.
+Options: `ephemeral_floor` (a number, or `auto` for this host's range), `test_paths`.
 Fix: via the layout: move the band below the floor, then PL301 rewrites bound sites.
 """
 from __future__ import annotations

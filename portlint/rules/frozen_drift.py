@@ -9,6 +9,8 @@ Why: a test that compares an example config with its frozen reference copy
 fails after a port change, or worse, a stale copy keeps an old layout alive in
 the tests; reviewers of the real fix behind portlint still had to ask for them.
 Example (fails): `policy.generation.port_range_low: 3000` in the source, `2000` in the copy.
+Use instead: `policy.generation.port_range_low: 3000` in the copy too (`portlint --fix` writes it).
+Options: `frozen` (`copies`, `source`, `compare`, `inferred`).
 Fix: safe: replaces the copy's literal with the source's value, keeping the
 copy's quoting, comments and layout; values the copy's quoting cannot hold are left alone.
 Unsafe (only with --unsafe-fixes) when the pair or the literal's band was inferred

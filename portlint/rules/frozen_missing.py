@@ -7,6 +7,8 @@ port key paths count.
 Why: a copy that lost a key tests less than it claims; a copy whose source was
 renamed or deleted is no longer a copy of anything.
 Example (fails): the source gained `env.sandbox.port_range_low`; the copy was not updated.
+Use instead: the copy gains `env.sandbox.port_range_low` with the source's value.
+Options: `frozen` (`copies`, `source`, `compare`).
 Fix: none; add or remove the key by hand (its value then follows PL401).
 """
 from __future__ import annotations

@@ -10,6 +10,9 @@ a node can differ (GB200 nodes hand out ports from 9000). On such a node the
 kernel gives these ports to outgoing connections, and a service that binds
 one later fails with EADDRINUSE, intermittently.
 Example (fails on a 9000-65000 node): a band `rpc` with `range: 12000-12099`.
+Use instead: `range: 6000-6099` (below the node's range), or the band's ports reserved
+on the node.
+Options: `bands`; `portlint host --proc-root DIR` reads another /proc.
 Fix: none automatic: move the band below the node's range (then PL301 rewrites
 its sites), or reserve its ports on the node
 (`sysctl net.ipv4.ip_local_reserved_ports=12000-12099`).

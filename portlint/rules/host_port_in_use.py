@@ -10,6 +10,9 @@ SO_REUSEPORT, shares connections with a stranger. Run it on a node before the
 job starts: the job's own listeners would be findings.
 Example (fails): a band `gym` with `range: 5000-5999` on a node where a
 process listens on 0.0.0.0:5000.
+Use instead: a node where nothing listens on the band's ports when the job starts
+(`ss -ltnp 'sport = :5000'` names the process), or a band no listener holds.
+Options: `bands`; `portlint host --proc-root DIR` reads another /proc.
 Fix: none automatic: stop what listens there, or move the band.
 """
 from __future__ import annotations

@@ -11,6 +11,8 @@ grew, a typo in the sysctl) protects only what it names, and the rest fails
 with EADDRINUSE as if nothing were reserved.
 Example (fails): a band `rpc` with `range: 12000-12099` on a node with
 `ip_local_port_range` 9000 65000 and `ip_local_reserved_ports` 12000-12049.
+Use instead: `ip_local_reserved_ports` 12000-12099, the whole band.
+Options: `bands`; `portlint host --proc-root DIR` reads another /proc.
 Fix: none automatic: reserve the whole band on the node
 (`sysctl net.ipv4.ip_local_reserved_ports=12000-12099`), or move it below the range.
 """

@@ -26,6 +26,9 @@ across a 9000 ephemeral floor, and a randomly picked port is probed, released
 and bound later, which loses the race to outgoing connections on big clusters.
 Example (fails, floor 9000): `ray start --head --port=1200` (worker ports
 10002-19999, dashboard agent 52365, node manager at random...).
+Use instead: `ray start --head --port=1200 --min-worker-port=2000 --max-worker-port=2999
+--node-manager-port=1301 --object-manager-port=1303 ...` (every option the message names).
+Options: `ephemeral_floor`, `bands`.
 Fix: none automatic; pass each option named in the message, with a port of the
 layout (through a variable the layout binds, as ray.sub does).
 """

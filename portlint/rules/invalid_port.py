@@ -10,6 +10,8 @@ a port bound, closed and handed on), and a band `portlint init` inferred
 Why: a range from or to 0 is not a range of fixed ports; values above 65535 and
 reversed ranges fail at startup.
 Example (fails): `MIN_WORKER_PORT=2999` with `MAX_WORKER_PORT=2000`.
+Use instead: `MIN_WORKER_PORT=2000` with `MAX_WORKER_PORT=2999`.
+Options: `test_paths`.
 Fix: none; the right value is a human decision.
 """
 from __future__ import annotations

@@ -5,10 +5,12 @@ value the layout gives it: a range's low end (or a scan base) is the band's low,
 its high end the band's high, a name under the band's `ports:` that port, a
 single-port band its port. A site whose layout value is not a single number
 (a plain port inside a range band) is flagged only when it leaves the band.
+Port 0 (the kernel picks) is never reported or rewritten: PL102 judges zeros.
 Why: the layout is declared once so that twenty files cannot disagree; a value
 that drifted is how a stale port survives a layout change.
 Example (fails, band master 1400-1999): `cluster.master_port_range_low: 1500`
-Port 0 (the kernel picks) is never reported or rewritten: PL102 judges zeros.
+Use instead: `cluster.master_port_range_low: 1400` (`portlint --fix` writes it).
+Options: `bands` (`range`, `port`, `ports`, `sites`, `inferred`), `test_paths`.
 Fix: safe when a person declared the band: rewrites the literal's digits, keeping
 its quoting and everything else. On a band `portlint init` inferred (`inferred:
 true`, until a person deletes that line) the fix is unsafe: the band is a guess

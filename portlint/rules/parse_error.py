@@ -8,6 +8,8 @@ gives one, the position.
 Why: a port written in a file portlint cannot parse is a port nobody checks;
 the rest of the repository is still checked.
 Example (fails): `port: "7000` (an unclosed quote in YAML).
+Use instead: `port: "7000"` (the quote closed).
+Options: `include` and `exclude` say which files are read.
 Fix: none; repair the file by hand.
 """
 from __future__ import annotations

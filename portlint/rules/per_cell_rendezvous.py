@@ -41,6 +41,15 @@ Example (fails):
     for config in configs:
         dist.init_process_group("gloo", rank=0, world_size=1)
         train(config)
+Use instead:
+    os.environ["MASTER_PORT"] = "29500"
+    for config in configs:
+        dist.init_process_group("gloo", rank=0, world_size=1)
+        try:
+            train(config)
+        finally:
+            dist.destroy_process_group()
+Options: none.
 Fix: none automatic. Either tear the group, engine or server down in every
 iteration and wait for it (`dist.destroy_process_group()` in a `finally`,
 `llm.shutdown()`, `proc.terminate(); proc.wait()` in a `finally`, `kill $pid;

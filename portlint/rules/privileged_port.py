@@ -7,6 +7,9 @@ pod's own Kubernetes ports (the image binds those inside the pod).
 Why: binding below 1024 needs root or CAP_NET_BIND_SERVICE; a training job
 that runs unprivileged dies at startup with EACCES.
 Example (fails): `sandbox.nginx_port: 80` bound to a band without `privileged: true`.
+Use instead: `sandbox.nginx_port: 6000`, in a band at 1024 or above (or `privileged: true`
+on the band, when the service does run as root).
+Options: `bands.<name>.privileged`, `test_paths`.
 Fix: none; pick a port of 1024 or above, or declare the band privileged.
 """
 from __future__ import annotations

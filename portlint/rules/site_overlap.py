@@ -19,6 +19,8 @@ Why: two services whose written ports overlap bind the same port on one node:
 EADDRINUSE at startup.
 Example (fails): `generation.port_range_low/high: 3000/4999` and
 `DEFAULT_GYM_PORT_RANGE_LOW/HIGH = 4500/5999` in different bands.
+Use instead: `DEFAULT_GYM_PORT_RANGE_LOW/HIGH = 5000/5999`, clear of generation's 3000-4999.
+Options: `bands`, `test_paths`.
 Fix: none; decide which service moves (then PL301 fixes bound sites).
 """
 from __future__ import annotations

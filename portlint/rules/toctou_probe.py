@@ -46,6 +46,12 @@ Example (fails):
             except OSError:
                 continue
         return port
+Use instead:
+    sock = socket.socket()
+    sock.bind(("", 7000))
+    sock.listen()
+    serve(sock)  # the bound socket is handed over, never closed first
+Options: none.
 Fix: none automatic. Keep the bound socket or server and hand it over (pass the
 socket, or `sockets=[sock]`, to the server), or bind in the process that serves
 and publish the port afterwards.

@@ -14,6 +14,8 @@ every read provably ends at the far end of a connection), which is that server's
 and the bounds of a range over every port (`port_min=1, port_max=65535`: a
 firewall rule's "any port"), which no band is for.
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
+Use instead: a band that claims it, `metrics: {port: 9400, sites: [metrics_port]}`.
+Options: `bands.<name>.sites` and `ports`, `test_paths`.
 Fix: none; add a selector to the right band, or suppress with `# portlint: ignore[PL302]`.
 """
 from __future__ import annotations

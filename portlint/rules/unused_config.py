@@ -15,6 +15,8 @@ wrong), at the config's `bands` key, or at `.` when there is no config file;
 Why: each of these passes silently otherwise: a mistyped selector binds nothing
 and `All checks passed!` hides that the band is checked against no file at all.
 Example (fails): `sites: [MASTER_PORT_RANGE_LO]` where the code says `MASTER_PORT_RANGE_LOW`.
+Use instead: `sites: [MASTER_PORT_RANGE_LOW]`.
+Options: `bands`, `frozen`, `include`, `exclude`, `select`.
 Fix: none; correct the entry, or remove it. Suppression comments do not apply to
 the config file: `--ignore PL003` or `per_file_ignores` on the config's path do.
 """

@@ -8,6 +8,8 @@ were not selected for this run are left alone, and so are bare ignores when
 Why: suppressions outlive the problem they hid; a stale one hides the next real
 problem on that line.
 Example (fails): `master_port: 1400  # portlint: ignore[PL301]` when 1400 is the layout's value.
+Use instead: `master_port: 1400` (`portlint --fix` removes the stale comment).
+Options: none; `--select`/`--ignore` decide which codes are judged.
 Fix: safe: removes the comment, or the stale codes from its list; a comment that
 also carries other text is left for a human.
 """

@@ -11,6 +11,8 @@ dashboard or to the kernel, and that engine fails to start only when a job is
 large enough to need it.
 Example (fails): `engine: {range: 7000-7599, window: {stride: 100, count: 8}}`:
 window 7 is 7000 + 6×100 = 7600-7699, past 7599.
+Use instead: `engine: {range: 7000-7799, window: {stride: 100, count: 8}}`.
+Options: `bands.<name>.window`, `ephemeral_floor`.
 Fix: none; widen the band, shrink `stride` or `count`, or move the other band.
 """
 from __future__ import annotations

@@ -7,7 +7,12 @@ portlint itself: the salt of a cache file is portlint's version, a hash of its
 own source files (a development change invalidates everything) and the
 selector names of the config (the only part of the config extraction reads).
 
-One index file per salt under `.portlint_cache/<version>/`, written whole
+The folder is `.portlint_cache/` at the repository root, or the one the user names
+(`--cache-dir`, `PORTLINT_CACHE_DIR`: anywhere, as ruff's). The default folder must
+stay inside the repository: a `.portlint_cache` symlink leading out of it (a repository
+could ship one) is not written through; the run goes on without the cache and says so.
+
+One index file per salt under `<folder>/<version>/`, written whole
 through a temporary and a rename, so a concurrent run sees the old index or the
 new one, never a half; the last writer wins. The index is JSON decoded into
 portlint's own records (msgspec Structs) only (never pickle: a repository could ship a cache
@@ -30,6 +35,7 @@ from typing import Any
 from portlint import __version__
 
 DIRECTORY = ".portlint_cache"
+ENVIRONMENT = "PORTLINT_CACHE_DIR"  # the folder, when the user names it in the environment
 FORMAT = 2  # 2: sha256 digests, and the prefilter's decisions beside the results
 _PACKAGES = ("portlint", "portlint.rules")  # whose source files make up the salt
 
@@ -79,11 +85,28 @@ def _source_hash() -> str:
     return _SOURCE_HASH
 
 
+def folder(root: Path, given: Path | None = None) -> Path | None:
+    """Where the caches of a run at `root` live: `given` (--cache-dir), else $PORTLINT_CACHE_DIR
+    (relative to the working directory), else `.portlint_cache/` at the root. None when that
+    default leads outside the root (a symlink): nothing is read or written there."""
+    named = given if given is not None else os.environ.get(ENVIRONMENT)
+    if named:
+        return Path(os.path.abspath(named))
+    default = root / DIRECTORY
+    if os.path.islink(default):
+        real, top = os.path.realpath(default), os.path.realpath(root)
+        if os.path.commonpath([real, top]) != top:
+            return None
+    return default
+
+
 class Cache:
     """The index of one salt: path -> (key, result), loaded once, saved once."""
 
-    def __init__(self, root: Path, salt: str) -> None:
-        self.directory = root / DIRECTORY
+    def __init__(self, root: Path, salt: str, given: Path | None = None) -> None:
+        where = folder(root, given)
+        self.outside = where is None  # a default folder leading out of the repository: not used
+        self.directory = root / DIRECTORY if where is None else where
         self.path = self.directory / __version__ / salt
         self.salt = salt
         self._stored: dict[str, list[Any]] = {}  # path -> [key, encoded result]
@@ -94,6 +117,8 @@ class Cache:
         self._load()
 
     def _load(self) -> None:
+        if self.outside:
+            return
         try:
             stored = self.path.read_bytes()
         except OSError:
@@ -159,14 +184,19 @@ class Cache:
         """Write the index when it changed; a note when it cannot be written, else ""."""
         if not self.changed and self._kept.keys() == self._stored.keys() and self._decisions.keys() == self._decided.keys():
             return ""
+        if self.outside:
+            return f"{DIRECTORY}: not written (it leads outside the repository); the run went on without the cache"
         try:
             prepare_directory(self.directory)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             index = {"format": FORMAT, "salt": self.salt, "files": self._kept, "decisions": self._decisions}
             write_atomic(self.path, _encoded(index))
         except OSError as error:
-            return f"{DIRECTORY}: not written ({error.strerror or error}); the run went on without the cache"
+            return f"{self._shown()}: not written ({error.strerror or error}); the run went on without the cache"
         return ""
+
+    def _shown(self) -> str:
+        return DIRECTORY if self.directory.name == DIRECTORY else str(self.directory)
 
 
 def _encoded(index: dict[str, Any]) -> bytes:
@@ -208,12 +238,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def clean(root: Path) -> bool:
-    """Remove the cache directory under root; True when there was one."""
+def clean(root: Path, given: Path | None = None) -> bool:
+    """Remove the cache folder of a run at root (`folder`'s); True when there was one."""
     import shutil
 
-    directory = root / DIRECTORY
-    if not directory.is_dir() or directory.is_symlink():
+    directory = folder(root, given)
+    if directory is None or not directory.is_dir() or directory.is_symlink():
         return False
     shutil.rmtree(directory)
     return True

@@ -99,9 +99,9 @@ def test_the_action_is_composite_and_its_inputs_are_documented() -> None:
     assert all(spec.get("description") for spec in ACTION["inputs"].values())
     uses = [step["uses"] for step in ACTION["runs"]["steps"] if "uses" in step]
     assert uses == ["actions/setup-python@v5", "github/codeql-action/upload-sarif@v3"]
-    readme = (ROOT / "README.md").read_text()
+    page = (ROOT / "docs" / "ci.md").read_text()
     for name in ACTION["inputs"]:
-        assert f"| `{name}` |" in readme
+        assert f"| `{name}` |" in page
 
 
 def test_the_action_annotates_each_problem_and_fails(tmp_path: Path, runner: dict[str, str]) -> None:
@@ -140,3 +140,25 @@ def test_a_clean_repository_passes(tmp_path: Path, runner: dict[str, str]) -> No
     steps = _run_action(workspace, runner, {"working-directory": "."})
     assert all(result.returncode == 0 for name, result in steps if name == "run")
     assert steps[-1][1].stdout == ""
+
+
+def test_annotations_name_files_from_the_repository_root_with_a_working_directory(
+    tmp_path: Path, runner: dict[str, str],
+) -> None:
+    """`working-directory: services/api` runs portlint there; GitHub places annotations by the path
+    from the repository's root, so that is what `file=` holds."""
+    workspace = tmp_path / "workspace"
+    api = workspace / "services" / "api"
+    (api / "configs").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    (api / ".portlint.yaml").write_text(LAYOUT)
+    (api / "configs" / "train.yaml").write_text("cluster:\n  master_port: 1400\n  other_port: 9100\n")
+    steps = _run_action(workspace, runner, {"working-directory": "services/api"})
+    check = steps[-1][1]
+    assert check.returncode == 1
+    assert check.stdout.splitlines() == [
+        "::error file=services/api/configs/train.yaml,line=3,col=15,endLine=3,endColumn=19,title=PL101::"
+        "cluster.other_port=9100 reaches the ephemeral range (9000+)",
+        "::error file=services/api/configs/train.yaml,line=3,col=15,endLine=3,endColumn=19,title=PL302::"
+        "cluster.other_port=9100 is not claimed by any band of the layout",
+    ]

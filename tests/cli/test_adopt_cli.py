@@ -126,6 +126,7 @@ def test_show_settings_prints_each_value_and_where_it_came_from(repo: Path) -> N
         f"# root: {repo} (git work tree)\n"
         "# config: ../.github/portlint.yaml\n"
         f"# {EXCLUDED}\n"
+        "# extend: not set  # default\n"
         "ephemeral_floor = 32768  # default\n"
         'include = ["**/*.yaml", "**/*.yml", "**/*.sh", "**/*.bash", "**/*.sub", "**/*.sbatch", "**/*.py", "**/*.md"]  # default\n'
         'exclude = ["gen/**"]  # --config "exclude = [\'gen/**\']"\n'
@@ -133,6 +134,9 @@ def test_show_settings_prints_each_value_and_where_it_came_from(repo: Path) -> N
         "  # default\n"
         'bands.web = {port = 8080, sites = ["web.port"]}  # ../.github/portlint.yaml:2\n'
         "frozen = []  # default\n"
+        "# select: not set  # default\n"
+        "extend_select = []  # default\n"
+        "ignore = []  # default\n"
         "per_file_ignores = {}  # default\n"
     ), "")
 

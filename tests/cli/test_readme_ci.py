@@ -1,4 +1,5 @@
-"""The README's output formats, `portlint init`, "Use in CI" and "pre-commit" sections say what portlint does."""
+"""The documentation's output formats, `portlint init`, "Use in CI" and "pre-commit" sections say what portlint
+does: docs/usage.md, docs/adopting.md and docs/ci.md, and the README's pre-commit stanza."""
 from __future__ import annotations
 
 import json
@@ -14,15 +15,15 @@ from ruamel.yaml import YAML
 from portlint.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
 DEMO = ROOT / "fixtures" / "demo"
+USAGE, ADOPTING, CI = (ROOT / "docs" / name for name in ("usage.md", "adopting.md", "ci.md"))
 
 
-def _section(heading: str) -> str:
-    """The README text under a heading, up to the next heading of the same or a higher level."""
+def _section(heading: str, page: Path = ROOT / "README.md") -> str:
+    """A page's text under a heading, up to the next heading of the same or a higher level."""
     level = len(heading.split(" ", 1)[0])
     lines, inside, fenced = [], False, False
-    for line in README.splitlines(keepends=True):
+    for line in page.read_text().splitlines(keepends=True):
         if line.startswith("```"):
             fenced = not fenced
         is_heading = not fenced and re.match(r"#+ ", line)
@@ -61,7 +62,7 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 def test_every_json_field_is_documented_and_every_documented_field_exists(
     demo: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    documented = set(re.findall(r"^\| `([^|]+)` \|", _section("### Output formats"), re.M))
+    documented = set(re.findall(r"^\| `([^|]+)` \|", _section("## Output formats", USAGE), re.M))
     documented = {name.strip("`") for row in documented for name in row.split("`, `")}
     _, out = _run(capsys, "--output-format", "json")
     fixable = next(p for p in json.loads(out) if p["fix"])
@@ -72,26 +73,26 @@ def test_every_json_field_is_documented_and_every_documented_field_exists(
 
 def test_the_statistics_shown_are_what_portlint_prints_on_the_demo(demo: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    shown = next(block for block in _blocks(_section("### Output formats")) if "layout-drift" in block
+    shown = next(block for block in _blocks(_section("## Output formats", USAGE)) if "layout-drift" in block
                  and "Fixed" not in block)
     _, out = _run(capsys, "--statistics", "--quiet")
     assert out == shown
 
 
 def test_the_show_fixes_listing_is_what_fix_prints_on_the_demo(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    shown = next(block for block in _blocks(_section("### Output formats")) if block.startswith("Fixed "))
+    shown = next(block for block in _blocks(_section("## Output formats", USAGE)) if block.startswith("Fixed "))
     _, out = _run(capsys, "--fix", "--show-fixes")
     assert shown in out
 
 
 def test_the_github_annotation_shown_is_what_portlint_prints(demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    shown = next(block for block in _blocks(_section("### Output formats")) if block.startswith("::error"))
+    shown = next(block for block in _blocks(_section("## Output formats", USAGE)) if block.startswith("::error"))
     _, out = _run(capsys, "--output-format", "github")
     assert shown.strip() in out.splitlines()
 
 
 def test_the_init_transcript_is_what_init_prints_on_the_demo(tmp_path: Path) -> None:
-    transcript = _blocks(_section("### `portlint init`: a starter config"))[0].splitlines()
+    transcript = _blocks(_section("## `portlint init`: a starter config", ADOPTING))[0].splitlines()
     command, printed = transcript[0].removeprefix("$ "), transcript[1:]
     workdir = tmp_path / "work"
     workdir.mkdir()
@@ -105,7 +106,7 @@ def test_the_init_transcript_is_what_init_prints_on_the_demo(tmp_path: Path) -> 
 def test_the_workflow_uses_the_action_with_its_inputs_and_the_plain_steps_run_the_formats_they_upload(
     demo: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    section = _section("## Use in CI")
+    section = _section("## Use in CI", CI)
     assert "a full 40-character commit" in section and "No release of portlint is tagged yet" in section
     workflow, plain = _blocks(section, "yaml")
     steps = YAML(typ="safe").load(workflow)["jobs"]["portlint"]["steps"]
@@ -132,7 +133,7 @@ def test_the_workflow_uses_the_action_with_its_inputs_and_the_plain_steps_run_th
 
 @pytest.mark.slow
 def test_the_add_noqa_transcript_is_what_it_prints_on_the_demo(tmp_path: Path) -> None:
-    transcript = _blocks(_section("## Adopting portlint on an existing repository"))[0].splitlines()
+    transcript = _blocks(_section("## `portlint --add-noqa`: a baseline of comments", ADOPTING))[0].splitlines()
     command, printed = transcript[0].removeprefix("$ "), transcript[1:]
     workdir = tmp_path / "work"
     workdir.mkdir()
@@ -145,6 +146,7 @@ def test_the_add_noqa_transcript_is_what_it_prints_on_the_demo(tmp_path: Path) -
 
 def test_the_pre_commit_stanza_names_the_hooks_the_manifest_defines() -> None:
     [stanza] = _blocks(_section("## pre-commit"), "yaml")
+    assert _blocks(_section("## pre-commit", CI), "yaml") == [stanza]  # the site shows the README's
     config = YAML(typ="safe").load(stanza)
     [repo] = config["repos"]
     hooks = {hook["id"]: hook for hook in YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())}

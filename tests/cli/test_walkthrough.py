@@ -1,4 +1,4 @@
-"""The README's end-to-end walkthrough: a layout change, its stale copy and docs, found and fixed."""
+"""The end-to-end walkthrough of docs/getting-started.md: a layout change, its stale copy and docs, found and fixed."""
 from __future__ import annotations
 
 import shutil
@@ -9,7 +9,7 @@ import pytest
 from installed import PORTLINT
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text()
+PAGE = (ROOT / "docs" / "getting-started.md").read_text()
 
 
 def _portlint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -30,7 +30,7 @@ def test_a_layout_change_reports_the_stale_copy_and_docs_and_fix_repairs_them(tm
     config = demo / "examples" / "configs" / "grpo_math_1B.yaml"
     config.write_text(config.read_text().replace("port_range_low: 3000", "port_range_low: 3100"))
 
-    shown = README.split("### A layout change, end to end", 1)[1].split("```\n", 3)[2].rstrip("\n")
+    shown = PAGE.split("### A layout change, end to end", 1)[1].split("```text\n", 1)[1].split("```", 1)[0].rstrip("\n")
     result = _portlint(demo)
     assert result.returncode == 1
     assert result.stdout.rstrip("\n") == shown

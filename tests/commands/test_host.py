@@ -101,8 +101,8 @@ def test_listen_rows_decode_to_addresses_and_ports() -> None:
     ]
 
 
-def test_the_readme_example_is_what_host_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_documented_example_is_what_host_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "docs" / "map.md").read_text(encoding="utf-8")
     command = "$ portlint host fixtures/demo --proc-root fixtures/host/gb200-node\n"
     shown = readme.split(command, 1)[1].split("```", 1)[0]
     assert main(command[2:].split()[1:]) == 1

@@ -171,11 +171,11 @@ def test_the_committed_picture_is_what_the_command_draws_today(in_root: Path, tm
     assert committed.read_text(encoding="utf-8") == fresh.read_text(encoding="utf-8"), f"regenerate: {REGENERATE}"
 
 
-def test_the_readme_shows_the_terminal_picture_of_today(in_root: Path) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_map_page_shows_the_terminal_picture_of_today(in_root: Path) -> None:
+    readme = (ROOT / "docs" / "map.md").read_text(encoding="utf-8")
     block = readme.split("`portlint map fixtures/demo` prints", 1)[1].split("```", 2)[1]
     shown = block.split("\n", 1)[1].strip("\n")  # after the block's info string
-    assert shown == _text(Path("fixtures/demo")).strip("\n"), "regenerate the README block with portlint map fixtures/demo"
+    assert shown == _text(Path("fixtures/demo")).strip("\n"), "regenerate the block of docs/map.md with portlint map fixtures/demo"
 
 
 # -- the map as a figure (issue 12, item 7) ------------------------------------------------------

@@ -27,8 +27,11 @@ def test_every_rule_module_is_registered_once() -> None:
 @pytest.mark.parametrize("rule", EVERY_RULE, ids=lambda r: r.CODE)
 def test_every_rule_is_documented_with_the_fixed_headings(rule) -> None:  # noqa: ANN001
     doc = rule.__doc__ or ""
-    for heading in ("What it does:", "Why:", "Example", "Fix:"):
-        assert heading in doc, f"{rule.CODE} lacks {heading!r}"
+    places = []
+    for heading in ("What it does:", "Why:", "Example", "Use instead:", "Options:", "Fix:"):
+        assert f"\n{heading}" in doc, f"{rule.CODE} lacks {heading!r} at the start of a line"
+        places.append(doc.index(f"\n{heading}"))
+    assert places == sorted(places), f"{rule.CODE}: the headings are out of order"
     assert rule.NAME.replace("-", "").isalpha() and rule.NAME.lower() == rule.NAME
 
 

@@ -393,7 +393,7 @@ def test_a_file_where_no_line_writes_a_port_name_and_a_number_is_not_scanned(mon
     def scanner(*args: object) -> None:
         raise AssertionError("scanned")
 
-    monkeypatch.setattr(markdown, "_Scanner", scanner)
+    monkeypatch.setattr(markdown, "read", scanner)
     assert _extract(_REFERENCE) == Extraction()
     with pytest.raises(AssertionError, match="scanned"):
         _extract(_REFERENCE + "| `master_port` | int | `29500` |\n")
@@ -426,3 +426,44 @@ def test_the_gate_never_changes_what_the_scan_finds(names: NameFilter, monkeypat
     monkeypatch.setattr(markdown, "_may_state", lambda source, names: True)
     assert gated == [_extract(text, names) for text in texts]
     assert sum(1 for found in gated if found.sites) >= 10  # the shapes hold sites to lose
+
+
+# -- CommonMark's blocks, as markdown-it-py reads them ------------------------------------
+
+
+def test_an_indented_code_block_is_code() -> None:
+    assert _found("Run:\n\n    export `MASTER_PORT=1400`\n\nthen `GYM_PORT=5000`\n") == [("GYM_PORT", 5000)]
+
+
+def test_an_indented_line_inside_a_list_item_is_its_paragraph_not_code() -> None:
+    # Four columns past the item's content are code, inside the item as anywhere.
+    text = "- first\n\n    second `MASTER_PORT=1400`\n- third\n\n      code in the item: `GYM_PORT=5000`\n"
+    assert _found(text) == [("MASTER_PORT", 1400)]
+
+
+def test_a_fence_in_a_list_item_and_a_table_in_one() -> None:
+    text = "1. Run:\n   ```bash\n   `MASTER_PORT=1400`\n   ```\n2. Table:\n   | a |\n   |---|\n   | GYM_PORT=5000 |\n"
+    assert _found(text) == [("GYM_PORT", 5000)]
+
+
+def test_raw_html_holds_no_code_span_but_its_comments_count() -> None:
+    text = "<div>\n`MASTER_PORT=1400` <!-- portlint: ignore -->\n</div>\n\n`GYM_PORT=5000`\n"
+    extraction = _extract(text)
+    assert [(s.name, s.value) for s in extraction.sites] == [("GYM_PORT", 5000)]
+    assert [s.line for s in extraction.suppressions] == [2]
+
+
+def test_a_lazy_continuation_line_belongs_to_the_quoted_paragraph() -> None:
+    data = b"> start\n`MASTER_PORT=1400` end\n\n```\n`GYM_PORT=5000`\n```\n"
+    (site,) = _extract(data).sites
+    assert (site.name, site.line, data[site.start : site.end]) == ("MASTER_PORT", 2, b"1400")
+
+
+def test_a_docusaurus_admonition_holds_markdown() -> None:
+    assert _found(":::note\nSet `GYM_PORT=5000`.\n:::\n") == [("GYM_PORT", 5000)]
+
+
+def test_a_directive_nested_in_a_quote_is_read_at_its_own_lines() -> None:
+    data = b"> ```{note}\n> | a |\n> |---|\n> | `GYM_PORT=5000` |\n> ```\n"
+    (site,) = _extract(data).sites
+    assert (site.line, site.column, data[site.start : site.end]) == (4, 15, b"5000")

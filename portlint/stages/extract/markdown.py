@@ -1,28 +1,30 @@
 """Markdown extractor: `NAME=N` inside inline code spans and GFM table cells.
 
-A small line-based scanner for the CommonMark/GFM structure that matters here:
-fenced code blocks are skipped, HTML comments are skipped except
-for `<!-- portlint: ignore[...] -->` suppressions, paragraphs are scanned for
-code spans, and table rows are split into cells. It works on the file's bytes,
-so every span is a byte span even after non-ASCII text, and it never raises.
+The blocks are markdown-it-py's: CommonMark with GFM tables, and mdit-py-plugins'
+colon fences for MyST (`:::{tip}`). It says which lines are paragraphs and headings,
+table rows, fenced or indented code, or raw HTML, as CommonMark nests them in lists
+and block quotes. Within those lines this module reads the file's bytes, so every span
+is a byte span even after non-ASCII text: code spans and HTML comments of a paragraph
+or heading, the cells of a table row, the comments of an HTML block (only their
+`<!-- portlint: ignore[...] -->` suppressions count). Only the block rules run: the
+inline parse, which would find code spans without saying where, is switched off.
 
-MyST directives (Sphinx docs): a fence whose info string is a directive in
-braces (```` ```{note} ````, `{list-table}`, `{admonition} Title`, and the colon
-fence `:::{tip}`) holds Markdown, which is scanned like the rest of the file
-(its leading `:option: value` lines aside); code directives (`{code-block}`,
-`{code}`, `{literalinclude}`, `{eval-rst}`...) stay skipped like any fence.
+MyST directives (Sphinx docs): a fence whose info string is a directive in braces
+(```` ```{note} ````, `{list-table}`, `{admonition} Title`), and any colon fence
+(`:::{tip}`, Docusaurus' `:::note`), holds Markdown, which is read as a document of its
+own (its leading `:option: value` lines aside), at its own lines; code directives
+(`{code-block}`, `{code}`, `{literalinclude}`, `{eval-rst}`...) stay code like any fence.
 
-Deliberate leniencies, because list and quote containers are only approximated:
-a fence or an HTML comment is recognised at any indentation (nested list items
-indent them past CommonMark's 3 spaces), indented code blocks are not skipped,
-and a line holding only an HTML comment does not end a table (a suppression
-placed between two rows must still see the row below it as a row).
+One leniency, on purpose: a line holding only an HTML comment does not end a table
+(GFM ends it there), so that a suppression placed between two rows still sees the row
+below it as a row. Containers nested deeper than markdown-it's limit (20) are not read.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from portlint.model.extraction import Extraction, Suppression
 from portlint.model.naming import NameFilter, role_of
@@ -31,6 +33,9 @@ from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.stages.extract import prose, suppression_in
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 # NAME=N, NAME="N": an identifier (dotted, for Hydra-style overrides such as
 # `cluster.master_port=1400`) or a long option; group 3 is the digits only.
 _TOKEN = re.compile(
@@ -38,18 +43,15 @@ _TOKEN = re.compile(
     rb"(--[A-Za-z0-9][A-Za-z0-9_-]*|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
     rb"=([\"']?)([0-9]+)\2(?![A-Za-z0-9_]|\.[0-9])"
 )
-_FENCE_OPEN = re.compile(rb"(`{3,}|~{3,}|:{3,}(?=\{))(.*)", re.DOTALL)
-_DIRECTIVE = re.compile(rb"[ \t]*\{([A-Za-z][A-Za-z0-9_:.-]*)\}")
+_DIRECTIVE = re.compile(r"[ \t]*\{([A-Za-z][A-Za-z0-9_:.-]*)\}")
 _DIRECTIVE_OPTION = re.compile(rb":[A-Za-z][A-Za-z0-9_-]*:(?:[ \t]|$)")
 # Directives whose body is code, raw markup or data, not Markdown.
 _CODE_DIRECTIVES = frozenset(
-    b"code-block code sourcecode code-cell literalinclude eval-rst raw math mermaid graphviz csv-table "
-    b"include parsed-literal".split()
+    "code-block code sourcecode code-cell literalinclude eval-rst raw math mermaid graphviz csv-table "
+    "include parsed-literal".split()
 )
-_HEADING = re.compile(rb"#{1,6}(?:[ \t]|$)")
-_LIST_ITEM = re.compile(rb"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)")
-_DELIMITER_CELL = re.compile(rb"[ \t]*:?-+:?[ \t]*")
 _INLINE_MARK = re.compile(rb"[\\`<]")
+_FENCE_CHARS = re.compile(rb"[ \t>]*(`{3,}|~{3,}|:{3,})[ \t]*")
 
 _BACKSLASH, _BACKTICK, _PIPE, _GT, _TAB = (ord(c) for c in "\\`|>\t")
 _BLANK_OR_QUOTE = b" \t>"
@@ -67,23 +69,42 @@ class _Line(NamedTuple):
     text: int  # byte offset of the first non-blank byte after the markers (`end` if blank)
 
 
-class _Fence(NamedTuple):
-    char: int
-    length: int
-    indent: int
-    depth: int  # block-quote depth of the opening line
-    markdown: bool = False  # a MyST directive whose body is Markdown
-
-
 def extract(source: Source, names: NameFilter) -> Extraction:
     data = source.data
     if b"`" not in data and b"|" not in data and b"<!--" not in data and not any(c in data for c in b"0123456789"):
         return Extraction()  # no code span, table, comment or number: nothing to find
-    if b"<!--" not in data and not _may_state(source, names):
-        return Extraction()  # no line writes a wanted name and a number: no site, whatever the structure
-    scanner = _Scanner(source, names)
-    scanner.scan()
-    return Extraction(tuple(scanner.sites), tuple(scanner.suppressions))
+    if not (b"<!--" in data and b"portlint" in data) and not _may_state(source, names):
+        return Extraction()  # no suppression, and no line writes a wanted name and a number: nothing to find
+    return read(source, names)
+
+
+def read(source: Source, names: NameFilter) -> Extraction:
+    """The sites and suppressions of the whole file (what `extract` gives once its byte tests let a file through)."""
+    reader = _Reader(source, names)
+    lines = reader.lines
+    text = source.text[1:] if source.text.startswith("\ufeff") else source.text  # a BOM is not indentation
+    reader.document([(line.start, line.end) for line in lines], _plain(text))
+    return Extraction(tuple(reader.sites), tuple(reader.suppressions))
+
+
+@cache
+def _parser() -> MarkdownIt:
+    """markdown-it-py's block parser: CommonMark, GFM tables, colon fences. Imported when a file
+    is first read whole, which the byte tests spare most files: its import costs more than most
+    files' reading (docs/performance.md)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.colon_fence import colon_fence_plugin
+
+    parser = MarkdownIt("commonmark").enable("table").use(colon_fence_plugin)
+    # Code spans are found on the bytes: no inline parse. A setext heading reads as the paragraph
+    # it underlines, a link reference definition as a paragraph: the same lines either way.
+    parser.disable(["inline", "text_join", "lheading", "reference"], ignoreInvalid=True)
+    return parser
+
+
+def _plain(text: str) -> str:
+    """The text as markdown-it reads it, one line per line of the file: it takes a lone CR for a line end."""
+    return text.replace("\r\n", "\n").replace("\r", " ") if "\r" in text else text
 
 
 def _may_state(source: Source, names: NameFilter) -> bool:
@@ -254,8 +275,8 @@ def _only_comments(data: bytes, pos: int, end: int) -> bool:
         pos = close
 
 
-class _Scanner:
-    """Walks a document block by block, collecting sites and suppressions."""
+class _Reader:
+    """Reads a document (the file, or a directive's body) block by block, collecting sites and suppressions."""
 
     def __init__(self, source: Source, names: NameFilter) -> None:
         self.source = source
@@ -265,178 +286,62 @@ class _Scanner:
         self.sites: list[Site] = []
         self.suppressions: list[Suppression] = []
         self.next_content: list[int] | None = None
-        self.limit = len(self.lines)  # blocks end here: the end of the file or of a directive's body
 
-    # -- line classification -------------------------------------------------
-
-    def blank(self, index: int) -> bool:
-        return self.lines[index].text == self.lines[index].end
-
-    def opens_comment(self, index: int) -> bool:
-        line = self.lines[index]
-        return self.data.startswith(b"<!--", line.text, line.end)
-
-    def comment_only(self, index: int) -> bool:
-        line = self.lines[index]
-        return self.opens_comment(index) and _only_comments(self.data, line.text, line.end)
-
-    def heading(self, index: int) -> bool:
-        line = self.lines[index]
-        return _HEADING.match(self.data, line.text, line.end) is not None
-
-    def fence_opener(self, index: int) -> _Fence | None:
-        line = self.lines[index]
-        match = _FENCE_OPEN.match(self.data, line.text, line.end)
-        if match is None:
-            return None
-        char = self.data[line.text]
-        if char == _BACKTICK and b"`" in match.group(2):
-            return None
-        directive = _DIRECTIVE.match(match.group(2))
-        markdown = directive is not None and directive.group(1).lower() not in _CODE_DIRECTIVES
-        return _Fence(char, len(match.group(1)), line.indent, line.depth, markdown)
-
-    def starts_block(self, index: int) -> bool:
-        """A line that ends a paragraph or table: fence, HTML comment, heading, list item."""
-        line = self.lines[index]
-        return bool(
-            self.opens_comment(index)
-            or self.heading(index)
-            or _LIST_ITEM.match(self.data, line.text, line.end)
-            or self.fence_opener(index) is not None
-        )
-
-    def delimiter_cells(self, index: int) -> int:
-        """Number of cells when the line is a GFM delimiter row like `|---|:--:|`, else 0."""
-        line = self.lines[index]
-        text = self.data[line.text : line.end]
-        if b"|" not in text or b"-" not in text:
-            return 0
-        cells = _cells(self.data, line.content, line.end)
-        if all(_DELIMITER_CELL.fullmatch(self.data, start, end) for start, end in cells):
-            return len(cells)
-        return 0
-
-    def table_start(self, index: int) -> bool:
-        """A header row: followed by a delimiter row of as many cells, in the same quote."""
-        if index + 1 >= self.limit or self.lines[index].depth != self.lines[index + 1].depth:
-            return False
-        cells = self.delimiter_cells(index + 1)
-        if not cells or self.starts_block(index):
-            return False
-        line = self.lines[index]
-        return len(_cells(self.data, line.content, line.end)) == cells
-
-    # -- block extents (each returns the index after the block's last line) ---
-
-    def fence_stop(self, index: int, fence: _Fence) -> int:
-        return self.fence_body(index, fence)[1]
-
-    def fence_body(self, index: int, fence: _Fence) -> tuple[int, int]:
-        """(index after the fence's body, index after the whole fence)."""
-        data = self.data
-        for later in range(index + 1, self.limit):
-            line = self.lines[later]
-            if fence.depth == 0 and line.depth == 0:  # no quote here or there: as _split_lines measured it
-                indent, pos = line.indent, line.text
-            else:
-                depth, pos = _unquote(data, line.start, line.end, fence.depth)
-                if depth < fence.depth:
-                    return later, later  # the block quote holding the fence ended
-                indent, pos = _indent(data, pos, line.end)
-            run = _run_length(data, pos, line.end, fence.char)
-            rest = data[pos + run : line.end]
-            if run >= fence.length and indent <= fence.indent + 3 and not rest.strip():
-                return later, later + 1
-        return self.limit, self.limit  # an unclosed fence runs to the end of the file
-
-    def html_stop(self, index: int) -> int:
-        """An HTML block opened by `<!--` ends on the first line holding `-->`."""
-        for later in range(index, self.limit):
-            start = self.lines[index].text + 2 if later == index else self.lines[later].start
-            if self.data.find(b"-->", start, self.lines[later].end) != -1:
-                return later + 1
-        return self.limit
-
-    def table_stop(self, index: int) -> int:
-        depth, later = self.lines[index].depth, index + 2
-        while later < self.limit and not self.blank(later):
-            if self.lines[later].depth != depth:
-                break
-            if self.starts_block(later) and not self.comment_only(later):
-                break
-            later += 1
-        return later
-
-    def text_stop(self, index: int) -> int:
-        if self.heading(index):
-            return index + 1
-        later = index + 1
-        while later < self.limit and not (
-            self.blank(later) or self.starts_block(later) or self.table_start(later)
-        ):
-            later += 1
-        return later
-
-    # -- scanning --------------------------------------------------------------
-
-    def scan(self, index: int = 0) -> None:
-        while index < self.limit:
-            if self.blank(index):
-                index += 1
-            elif (fence := self.fence_opener(index)) is not None:
-                index = self.scan_fence(index, fence)
-            elif self.opens_comment(index):
-                index = self.scan_html(index)
-            elif self.table_start(index):
-                index = self.scan_table(index)
-            else:
-                index = self.scan_text(index)
-
-    def scan_fence(self, index: int, fence: _Fence) -> int:
-        """Skip a code fence; scan the body of a MyST directive that holds Markdown."""
-        body_stop, stop = self.fence_body(index, fence)
-        if fence.markdown:
-            body = index + 1
-            while body < body_stop and _DIRECTIVE_OPTION.match(self.data, self.lines[body].text, self.lines[body].end):
-                body += 1  # `:header-rows: 1`: the directive's options
-            saved, self.limit = self.limit, body_stop
-            try:
-                self.scan(body)
-            finally:
-                self.limit = saved
-        return stop
-
-    def scan_html(self, index: int) -> int:
-        stop = self.html_stop(index)
-        self.scan_comments(self.lines[index].text, self.lines[stop - 1].end)
-        return stop
-
-    def scan_comments(self, pos: int, end: int) -> None:
-        """Raw HTML: only its comments count, for their suppressions."""
-        while (start := self.data.find(b"<!--", pos, end)) != -1:
-            pos = _comment_end(self.data, start, end)
-            if pos == -1:
-                return  # unclosed: raw HTML to the end, no comment
-            self.comment(start, pos)
-
-    def scan_table(self, index: int) -> int:
-        stop = self.table_stop(index)
-        for row in range(index, stop):
-            if row == index + 1:
-                continue  # the delimiter row
-            line = self.lines[row]
-            if self.comment_only(row):
-                self.scan_comments(line.text, line.end)  # a `|` inside it splits no cell
+    def document(self, spans: list[tuple[int, int]], text: str) -> None:
+        """Read a document whose line i is the file's bytes `spans[i]` and whose text is `text`."""
+        tokens = _parser().parse(text)
+        table_end = -1  # the line after the last table's rows (and the comment lines after them)
+        for token in tokens:
+            if token.map is None:
                 continue
-            data, content, end = self.data, line.content, line.end
-            if data.find(b"=", content, end) != -1 or data.find(b"<!--", content, end) != -1:
-                for cell_start, cell_end in _cells(data, content, end):  # cells give `NAME=N` and comments only
-                    self.scan_cell(cell_start, cell_end)
-            self.statements(content, end, ranges_only=False)
-        return stop
+            first, stop = token.map
+            kind = token.type
+            if kind == "tr_open":
+                self.row(*spans[first])
+            elif kind == "table_open":
+                table_end = stop
+            elif kind == "html_block":
+                if first == table_end and all(self.comment_only(*spans[i]) for i in range(first, stop)):
+                    table_end = stop  # comment lines between rows: the table goes on below them
+                self.comments(spans[first][0], spans[stop - 1][1])
+            elif kind in ("paragraph_open", "heading_open"):
+                if first == table_end:  # rows below a comment line: still the table's
+                    while first < stop and b"|" in self.data[slice(*spans[first])]:
+                        self.row(*spans[first])
+                        first += 1
+                if first < stop:
+                    self.text(spans[first:stop])
+            elif kind in ("fence", "colon_fence"):
+                self.directive(token, spans[first:stop])
 
-    def scan_cell(self, start: int, end: int) -> None:
+    # -- blocks ------------------------------------------------------------------------
+
+    def text(self, spans: list[tuple[int, int]]) -> None:
+        """A paragraph or heading: its code spans and comments, and the ranges its lines state."""
+        data, start, end = self.data, spans[0][0], spans[-1][1]
+        if prose.DIGIT.search(data, start, end) is None and data.find(b"<!--", start, end) == -1:
+            return  # most prose: no number a statement or a code span could give, no comment
+        for line_start, line_end in spans:
+            self.statements(_unquote(data, line_start, line_end, _UNLIMITED)[1], line_end, ranges_only=True)
+        for kind, span_start, span_end in _inline(data, start, end):
+            if kind == _CODE_SPAN:
+                self.tokens(span_start, span_end)
+            else:
+                self.comment(span_start, span_end)
+
+    def row(self, start: int, end: int) -> None:
+        """A table row: `NAME=N` and comments in its cells, and the range it states."""
+        data = self.data
+        content = _unquote(data, start, end, _UNLIMITED)[1]
+        if self.comment_only(start, end):
+            self.comments(content, end)  # a `|` inside it splits no cell
+            return
+        if data.find(b"=", content, end) != -1 or data.find(b"<!--", content, end) != -1:
+            for cell_start, cell_end in _cells(data, content, end):  # cells give `NAME=N` and comments only
+                self.cell(cell_start, cell_end)
+        self.statements(content, end, ranges_only=False)
+
+    def cell(self, start: int, end: int) -> None:
         """A whole cell is searched, code spans included, except its HTML comments."""
         pos = start
         for kind, span_start, span_end in _inline(self.data, start, end):
@@ -446,20 +351,41 @@ class _Scanner:
                 pos = span_end
         self.tokens(pos, end)
 
-    def scan_text(self, index: int) -> int:
-        """A paragraph or heading: only its code spans are searched."""
-        stop = self.text_stop(index)
-        start, end = self.lines[index].start, self.lines[stop - 1].end
-        if prose.DIGIT.search(self.data, start, end) is None and self.data.find(b"<!--", start, end) == -1:
-            return stop  # most prose: no number a statement or a code span could give, no comment
-        for line in self.lines[index:stop]:
-            self.statements(line.content, line.end, ranges_only=True)
-        for kind, span_start, span_end in _inline(self.data, start, end):
-            if kind == _CODE_SPAN:
-                self.tokens(span_start, span_end)
-            else:
-                self.comment(span_start, span_end)
-        return stop
+    def directive(self, token: Any, spans: list[tuple[int, int]]) -> None:
+        """A fence: code, skipped; a MyST directive holding Markdown, or any colon fence (`:::{tip}`,
+        Docusaurus' `:::note`) but a code directive, read as a document of its own."""
+        directive = _DIRECTIVE.match(token.info)
+        name = directive.group(1) if directive is not None else token.info.split(maxsplit=1)[0] if token.info.strip() else ""
+        markdown = directive is not None or token.type == "colon_fence"
+        if not markdown or name.lower() in _CODE_DIRECTIVES or not spans:
+            return
+        data = self.data
+        opening = _FENCE_CHARS.match(data, *spans[0])
+        indent = 0 if opening is None else len(data[spans[0][0]:opening.start(1)].rsplit(b">", 1)[-1])
+        depth = data[spans[0][0]:opening.start(1)].count(b">") if opening is not None else 0
+        body = spans[1:]
+        if body and _closes(data, body[-1], token.markup):
+            body = body[:-1]
+        stripped = [_dedent(data, start, end, depth, indent) for start, end in body]
+        while stripped and _DIRECTIVE_OPTION.match(data, *stripped[0]):
+            stripped = stripped[1:]  # `:header-rows: 1`: the directive's options
+        if stripped:
+            text = "\n".join(_plain(data[start:end].decode("utf-8", "replace")) for start, end in stripped)
+            self.document(stripped, text)
+
+    def comments(self, pos: int, end: int) -> None:
+        """Raw HTML: only its comments count, for their suppressions."""
+        while (start := self.data.find(b"<!--", pos, end)) != -1:
+            pos = _comment_end(self.data, start, end)
+            if pos == -1:
+                return  # unclosed: raw HTML to the end, no comment
+            self.comment(start, pos)
+
+    def comment_only(self, start: int, end: int) -> bool:
+        content = _indent(self.data, _unquote(self.data, start, end, _UNLIMITED)[1], end)[1]
+        return self.data.startswith(b"<!--", content, end) and _only_comments(self.data, content, end)
+
+    # -- sites -------------------------------------------------------------------------
 
     def statements(self, start: int, end: int, ranges_only: bool) -> None:
         """A table row or prose line that states a band's range (PL501)."""
@@ -492,7 +418,7 @@ class _Scanner:
             end_column=end_column,
         )
 
-    # -- suppressions ------------------------------------------------------------
+    # -- suppressions --------------------------------------------------------------------
 
     def comment(self, start: int, end: int) -> None:
         text = self.data[start:end].decode("utf-8", "replace")
@@ -518,6 +444,22 @@ class _Scanner:
         if self.next_content is None:  # one backward pass, shared by every suppression
             self.next_content = [-1] * (len(self.lines) + 1)
             for later in range(len(self.lines) - 1, -1, -1):
-                skip = self.blank(later) or self.comment_only(later)
+                line = self.lines[later]
+                skip = line.text == line.end or self.comment_only(line.start, line.end)
                 self.next_content[later] = self.next_content[later + 1] if skip else later
         return self.next_content[index + 1]
+
+
+def _closes(data: bytes, span: tuple[int, int], markup: str) -> bool:
+    """Whether a fence's last line is its closing fence (an unclosed fence runs to its container's end)."""
+    match = _FENCE_CHARS.fullmatch(data, *span)
+    return match is not None and match.group(1)[:1] == markup[:1].encode() and len(match.group(1)) >= len(markup)
+
+
+def _dedent(data: bytes, start: int, end: int, depth: int, indent: int) -> tuple[int, int]:
+    """A directive body's line without its container's prefix: `depth` block-quote markers, then up
+    to `indent` columns of blanks (as CommonMark strips a fence's indentation from its content)."""
+    if depth:
+        start = _unquote(data, start, end, depth)[1]
+    blank = _BLANKS.match(data, start, min(end, start + indent))
+    return (blank.end() if blank is not None else start), end
