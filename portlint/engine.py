@@ -23,7 +23,8 @@ from portlint import GC_THRESHOLDS, analysis
 from portlint.analysis.destinations import Destinations
 from portlint.config.build import Config
 from portlint.model.extraction import CodeFile, Extraction, Suppression
-from portlint.model.layout import NOWHERE, Layout
+from portlint.model.globs import files_match
+from portlint.model.layout import NOWHERE, Claims, Layout
 from portlint.model.naming import NameFilter
 from portlint.model.records import Struct, field
 from portlint.model.sites import Failure, Site
@@ -33,7 +34,7 @@ from portlint.stages import discover
 from portlint.stages import write as writer
 from portlint.stages.fix import apply, compatible
 from portlint.stages.layout import frozen
-from portlint.stages.layout.bind import bind, files_match
+from portlint.stages.layout.bind import bind
 from portlint.stages.read import Read, read_file
 from portlint.tables.tool_defaults import mentions_tool
 
@@ -636,7 +637,7 @@ class Engine:
     # -- stage: the layout ------------------------------------------------------
     def layout(self, files: dict[str, FileState]) -> Layout:
         config, needs = self.config, self.needs
-        sites = bind((s for f in files.values() for s in f.extraction.sites), config.bands)
+        sites = bind((s for f in files.values() for s in f.extraction.sites), Claims(config.bands))
         failures = failures_of(files.values())
         checks: list[frozen.FrozenCheck] = []
         if "frozen" in needs:

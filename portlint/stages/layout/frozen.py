@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from portlint.model.frozen import Flat, FrozenCheck, FrozenPair, InheritanceError, Scalar, Tree
+from portlint.model.globs import files_match
 from portlint.model.layout import FrozenSpec
 from portlint.model.source import Source
 
@@ -25,8 +26,6 @@ _NODE_BUDGET = 50_000
 
 def pairs(spec_list: Iterable[FrozenSpec], listed: Iterable[str], exists: Callable[[str], bool]) -> list[FrozenPair]:
     """Each file matching a spec's `copies` glob, paired with its first existing source."""
-    from portlint.stages.layout.bind import files_match
-
     found = []
     listed = list(listed)
     for spec in spec_list:
