@@ -19,7 +19,7 @@ from functools import cached_property
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
-from portlint import GC_THRESHOLDS, analysis
+from portlint import GC_THRESHOLDS
 from portlint.analysis.destinations import Destinations
 from portlint.config.build import Config
 from portlint.model.extraction import CodeFile, Extraction, Suppression
@@ -35,8 +35,8 @@ from portlint.stages import write as writer
 from portlint.stages.fix import apply, compatible
 from portlint.stages.layout import frozen
 from portlint.stages.layout.bind import bind
+from portlint.stages.prefilter import Prefilter, prefilter, worth_parsing
 from portlint.stages.read import Read, read_file
-from portlint.tables.tool_defaults import mentions_tool
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -97,23 +97,16 @@ def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored:
     return FileState(path, kind, data, module.extract(source, names))
 
 
-def worth_parsing(kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
-    """A port token or selector name, socket code (PL601/602), or a tool whose default
-    ports matter (PL603): anything else holds nothing to check (frozen pairs aside)."""
-    if kind == "yaml":  # and then only where a key, a comment or a command can yield something
-        from portlint.stages.extract.yaml import worth_composing
+def worth_extracting(kind: str, data: bytes, pattern: Prefilter) -> bool:
+    """The prefilter's decision, narrowed for YAML by the extractor's own byte test: a YAML file
+    is composed only where a key, a comment or a command can yield something."""
+    if not worth_parsing(kind, data, pattern):
+        return False
+    if kind != "yaml":
+        return True
+    from portlint.stages.extract.yaml import worth_composing
 
-        return bool(pattern.search(data) or mentions_tool(kind, data)) and worth_composing(data, pattern.tokens, pattern.keys)
-    # A Python file is asked about the literals anyway (its extraction asks `mentions_tool`): its
-    # tokens come from that pass. Any other file is asked only where no token is found, and
-    # `search` stops at the first (on kuberay's YAML, the one pass cost ~10 ms more).
-    found = pattern.held(data) if kind == "python" else pattern.search(data)
-    return bool(found or uses_sockets(kind, data) or mentions_tool(kind, data))
-
-
-def uses_sockets(kind: str, data: bytes) -> bool:
-    """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
-    return kind == "python" and analysis.worth_reading(data)
+    return worth_composing(data, pattern.tokens, pattern.keys)
 
 
 # -- the per-file stage over many files: in this process, or with forked workers -----
@@ -444,7 +437,7 @@ class Engine:
     def read_all(self) -> Iterator[tuple[str, str, bytes]]:
         """Stage read alone: (path, kind, bytes) of every listed file worth parsing."""
         listed = self.listing()
-        pattern = discover.prefilter(self.names.selector_names)
+        pattern = prefilter(self.names.selector_names)
         visits = [self._visit(candidate, pattern, extract=False) for candidate in listed]
         self._told(listed, visits)
         return ((c.path, c.kind, v.read.data) for c, v in zip(listed, visits) if v.worth and v.read.data is not None)
@@ -461,7 +454,7 @@ class Engine:
         from PARALLEL_BYTES left to extract: most files are then read and taken from the cache,
         and a pool for a few changed files costs more than it gives (README, "Speed")."""
         listed = self.listing()
-        pattern = discover.prefilter(self.names.selector_names)
+        pattern = prefilter(self.names.selector_names)
         cold = self.store is None or self.store.empty()
         visits: list[Visit] = []
         pending: list[int] = []  # files read, worth extracting and not in the cache
@@ -482,7 +475,7 @@ class Engine:
         return listed, visits
 
     def _shared(self, listed: list[discover.Candidate], visits: list[Visit], pending: list[int],
-                pattern: discover.Prefilter, workers: int) -> None:
+                pattern: Prefilter, workers: int) -> None:
         """The rest of the listing (read, then extracted where worth it) and the pending files
         (extracted), shared by this process and forked workers; `visits` completed in place.
 
@@ -524,13 +517,13 @@ class Engine:
         except TypeError:
             return visit  # a value the cache's codec does not know: not cached
 
-    def _visit(self, candidate: discover.Candidate, pattern: discover.Prefilter, extract: bool) -> Visit:
+    def _visit(self, candidate: discover.Candidate, pattern: Prefilter, extract: bool) -> Visit:
         """Read one listed file, decide whether it is worth extracting (or take the decision of
         the last run on the same bytes from the cache), take its result from the cache, and
         extract it when asked. Changes nothing of the run: any process of the pool may visit
         (_told applies what a visit found)."""
         path, kind = candidate.path, candidate.kind
-        read = read_file(self.config.root, path, self.store is not None, self.names.selector_names)
+        read = read_file(self.config.root, path, self.store is not None, prefilter(self.names.selector_names).search)
         data = read.data
         if data is None:
             return Visit(read)
@@ -538,10 +531,10 @@ class Engine:
         if path in self.mirrored:
             worth = True
         elif self.store is None:
-            worth, decided = worth_parsing(kind, data, pattern), True
+            worth, decided = worth_extracting(kind, data, pattern), True
         else:
             known = self.store.decision(path, f"{read.digest}:{kind}")
-            worth, decided = (worth_parsing(kind, data, pattern), True) if known is None else (known, False)
+            worth, decided = (worth_extracting(kind, data, pattern), True) if known is None else (known, False)
         if not worth:
             return Visit(read._replace(data=None), worth, decided)
         if self.store is not None:
@@ -621,7 +614,7 @@ class Engine:
     def _read(self, path: str) -> bytes | None:
         """A listed file's bytes read again (a frozen side or a text outside the extracted
         files); None when it is skipped (a note) or cannot be checked (a PL001)."""
-        read = read_file(self.config.root, path, self.store is not None, self.names.selector_names)
+        read = read_file(self.config.root, path, self.store is not None, prefilter(self.names.selector_names).search)
         self._read_told(path, read)
         return read.data
 

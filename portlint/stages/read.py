@@ -9,6 +9,7 @@ import errno
 import mmap
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -16,6 +17,7 @@ from portlint.config import locate
 from portlint.speed import cache
 from portlint.stages import discover
 
+Searching = Callable[[mmap.mmap], object]  # the prefilter's search (truthy: a port token or selector name)
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")  # UTF-16 LE/BE, UTF-32 BE (LE starts like UTF-16 LE)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _A_LINK = (errno.ELOOP, errno.EMLINK)  # what an open with O_NOFOLLOW says of a symlink (EMLINK: FreeBSD)
@@ -33,29 +35,30 @@ class Read(NamedTuple):
     failure: str = ""
 
 
-def read_file(root: Path, path: str, digest: bool, selector_names: tuple[str, ...]) -> Read:
+def read_file(root: Path, path: str, digest: bool, search: Searching) -> Read:
     """The bytes of `path` under `root`; nothing for a file listed by git but deleted in the
-    work tree or a dangling link. One open that follows no link and blocks on nothing, then
+    work tree or a dangling link. A file too large to read whole is searched by the prefilter
+    (`search`) through a mapping: dropped where it finds nothing, else a failure. One open that follows no link and blocks on nothing, then
     fstat and reads of the descriptor: a stat, `open()` and its buffered reader cost half the
     reading stage again (os calls on the path's text: a Path method per step cost as much)."""
     name = os.path.join(root, path)
     try:
         if not _NOFOLLOW and os.path.islink(name):  # where an open cannot refuse a link itself
-            return _linked(root, name, digest, selector_names)
+            return _linked(root, name, digest, search)
         fd = os.open(name, _OPEN)
     except FileNotFoundError:
         return Read()
     except OSError as error:
         if error.errno in _A_LINK:  # the path is a symlink: read where it leads, if inside
-            return _linked(root, name, digest, selector_names)
+            return _linked(root, name, digest, search)
         return Read(failure=f"cannot read: {error.strerror or error}")
     try:
-        return _opened(fd, digest, selector_names)
+        return _opened(fd, digest, search)
     finally:
         os.close(fd)
 
 
-def _linked(root: Path, name: str, digest: bool, selector_names: tuple[str, ...]) -> Read:
+def _linked(root: Path, name: str, digest: bool, search: Searching) -> Read:
     try:
         target = Path(name).resolve(strict=True)
     except FileNotFoundError:
@@ -71,12 +74,12 @@ def _linked(root: Path, name: str, digest: bool, selector_names: tuple[str, ...]
     except OSError as error:
         return Read(failure=f"cannot read: {error.strerror or error}")
     try:
-        return _opened(fd, digest, selector_names)
+        return _opened(fd, digest, search)
     finally:
         os.close(fd)
 
 
-def _opened(fd: int, digest: bool, selector_names: tuple[str, ...]) -> Read:
+def _opened(fd: int, digest: bool, search: Searching) -> Read:
     try:
         status = os.fstat(fd)
         if stat.S_ISDIR(status.st_mode):
@@ -84,7 +87,7 @@ def _opened(fd: int, digest: bool, selector_names: tuple[str, ...]) -> Read:
         if not stat.S_ISREG(status.st_mode):
             return Read(note="not a regular file")  # a FIFO would block the read
         if status.st_size > discover.MAX_BYTES:
-            if not _may_hold_sites(fd, selector_names):
+            if not _may_hold_sites(fd, search):
                 return Read()
             return Read(failure=f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
         parts = []
@@ -102,7 +105,7 @@ def _opened(fd: int, digest: bool, selector_names: tuple[str, ...]) -> Read:
     return Read(data, digested)
 
 
-def _may_hold_sites(fd: int, selector_names: tuple[str, ...]) -> bool:
+def _may_hold_sites(fd: int, search: Searching) -> bool:
     """The prefilter over a file too large to read whole, through a read-only mapping."""
     with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as view:
-        return bool(discover.prefilter(selector_names).search(view))
+        return bool(search(view))

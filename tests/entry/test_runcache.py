@@ -17,6 +17,7 @@ from portlint.config.locate import find_config
 from portlint.entry import replay as runcache
 from portlint.speed import cache
 from portlint.stages import discover
+from portlint.stages.prefilter import Prefilter
 
 # Runs the entry point in a fresh process, then says whether the run was replayed: a hit
 # imports neither the engine nor click (a miss needs both).
@@ -401,7 +402,7 @@ def test_the_prefilter_runs_again_only_on_changed_files(repo: Path, monkeypatch:
     seen: list[str] = []
     real = engine.worth_parsing
 
-    def counting(kind: str, data: bytes, pattern: discover.Prefilter) -> bool:
+    def counting(kind: str, data: bytes, pattern: Prefilter) -> bool:
         seen.append(kind)
         return real(kind, data, pattern)
 
