@@ -45,11 +45,11 @@ def read_file(root: Path, path: str, digest: bool, search: Searching) -> Read:
     try:
         if not _NOFOLLOW and os.path.islink(name):  # where an open cannot refuse a link itself
             return _linked(root, name, digest, search)
-        fd = os.open(name, _OPEN)
+        fd = open_file(name)
     except FileNotFoundError:
         return Read()
     except OSError as error:
-        if error.errno in _A_LINK:  # the path is a symlink: read where it leads, if inside
+        if is_link(error):  # the path is a symlink: read where it leads, if inside
             return _linked(root, name, digest, search)
         return Read(failure=f"cannot read: {error.strerror or error}")
     try:
@@ -68,7 +68,7 @@ def _linked(root: Path, name: str, digest: bool, search: Searching) -> Read:
     if not locate.inside(root, target):
         return Read(note="a symlink leading outside the repository")
     try:
-        fd = os.open(name, _OPEN & ~_NOFOLLOW)
+        fd = open_file(name, follow=True)
     except FileNotFoundError:
         return Read()
     except OSError as error:
@@ -81,21 +81,17 @@ def _linked(root: Path, name: str, digest: bool, search: Searching) -> Read:
 
 def _opened(fd: int, digest: bool, search: Searching) -> Read:
     try:
-        status = os.fstat(fd)
+        status, data = contents(fd, discover.MAX_BYTES)
         if stat.S_ISDIR(status.st_mode):
             return Read(note="a directory")
         if not stat.S_ISREG(status.st_mode):
             return Read(note="not a regular file")  # a FIFO would block the read
-        if status.st_size > discover.MAX_BYTES:
+        if data is None:
             if not _may_hold_sites(fd, search):
                 return Read()
             return Read(failure=f"too large: {status.st_size} bytes, over the {discover.MAX_BYTES}-byte limit")
-        parts = []
-        while part := os.read(fd, max(status.st_size + 1, 1 << 16)):  # to the end, should it have grown
-            parts.append(part)
     except OSError as error:
         return Read(failure=f"cannot read: {error.strerror or error}")
-    data = parts[0] if len(parts) == 1 else b"".join(parts)
     digested = cache.digest(data) if digest else ""  # the warm path checks what the run read
     if data.startswith(_WIDE_BOMS):
         return Read(digest=digested, failure="UTF-16 or UTF-32 text; portlint reads UTF-8")
@@ -103,6 +99,30 @@ def _opened(fd: int, digest: bool, search: Searching) -> Read:
     if nul != -1:
         return Read(digest=digested, failure=f"binary: a NUL byte at offset {nul}")
     return Read(data, digested)
+
+
+# -- the one way a listed path is opened and read (the warm path reads with these too) --------
+def open_file(name: str, follow: bool = False) -> int:
+    """A read-only descriptor of `name` whose reads never block (a FIFO); a symlink is refused
+    (OSError, `is_link`) unless `follow`. Raises OSError."""
+    return os.open(name, _OPEN & ~_NOFOLLOW if follow else _OPEN)
+
+
+def is_link(error: OSError) -> bool:
+    """What `open_file` raises for a symlink it does not follow."""
+    return error.errno in _A_LINK
+
+
+def contents(fd: int, limit: int | None = None) -> tuple[os.stat_result, bytes | None]:
+    """The descriptor's status, and every byte to the end (should the file have grown since the
+    status): None for what is not a regular file, or one larger than `limit`. Raises OSError."""
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode) or limit is not None and status.st_size > limit:
+        return status, None
+    parts = []
+    while part := os.read(fd, max(status.st_size + 1, 1 << 16)):
+        parts.append(part)
+    return status, parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def _may_hold_sites(fd: int, search: Searching) -> bool:

@@ -416,3 +416,23 @@ def test_the_prefilter_runs_again_only_on_changed_files(repo: Path, monkeypatch:
     assert seen == ["shell"]
     assert [p.code for p in warm.problems] == [p.code for p in cold.problems]
     assert warm.problems == engine.Engine(config, engine.Options()).run().problems
+
+
+def test_the_warm_path_reads_each_path_as_the_read_stage_does(tmp_path: Path) -> None:
+    """The key's digest of a file is the digest of the bytes the read stage reads (one reader):
+    a file, an empty file, a symlink to a file inside; a folder and a FIFO have none."""
+    from portlint.stages.read import Read, read_file
+
+    root = tmp_path / "repo"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.sh").write_bytes(b"PORT=8000\n" * 5000)
+    (root / "empty.sh").write_bytes(b"")
+    (root / "link.sh").symlink_to("a.sh")
+    os.mkfifo(root / "fifo.sh")
+    for name in ("a.sh", "empty.sh", "link.sh"):
+        token, digest = runcache._state(str(root / name))
+        assert digest == cache.digest(read_file(root, name, False, bool).data or b"") and token.endswith(digest), name
+    assert runcache._state(str(root / "link.sh"))[0].startswith("l a.sh ")
+    assert runcache._state(str(root / "sub")) == ("f d", "") and read_file(root, "sub", False, bool).note == "a directory"
+    assert runcache._state(str(root / "fifo.sh")) is None and read_file(root, "fifo.sh", False, bool).note == "not a regular file"
+    assert runcache._state(str(root / "missing.sh")) == ("-", "") and read_file(root, "missing.sh", False, bool) == Read()
