@@ -139,19 +139,23 @@ class Warm:
     def listed(self) -> list[str] | None:
         """git's listing, once it has ended, and the stamps of the paths it lists (None: no
         listing, nothing to replay or record). Asked for by a replay once an entry is stored, or
-        by the run when it lists the files: git runs meanwhile (a cold run imports the CLI)."""
+        by the run when it lists the files (`handed`): git runs meanwhile (a cold run imports the CLI)."""
         if self.listing is None and not self.git.done:
             self.listing = self.git.files()
             if self.listing is not None:
                 self.paths = [p for p in self.listing if discover.may_read(p)]
                 self.stamps = self._stamps()
-                sizes = {path: status.st_size for path, status in zip(self.paths, self.statuses) if status is not None}
-                discover.stated(self.root, sizes)  # the run shares its work by them: no stat again
         return self.listing
 
-    def _taken(self) -> list[str] | None:
+    def handed(self) -> discover.Listed | None:
+        """git's listing as the run takes it, with the sizes the stamps found (the run shares its
+        work by them: no stat again); the stamps were taken before the run reads a file."""
         self.taken = True
-        return self.listed()
+        listing = self.listed()
+        if listing is None:
+            return None
+        return discover.Listed(listing, {path: status.st_size for path, status in zip(self.paths, self.statuses)
+                                         if status is not None})
 
     # -- the key -------------------------------------------------------------------
     def _invocation(self) -> str:
@@ -270,18 +274,14 @@ class Warm:
 
     # -- a miss: the run, recorded ---------------------------------------------------
     def record(self, run: Callable[[], int]) -> int:
-        """Run the CLI with stdout and stderr recorded; write the entry when the run agrees."""
-        global _ACTIVE
+        """Run the CLI with stdout and stderr recorded; write the entry when the run agrees (it
+        lists what was hashed, `handed`, and says what it ran on, `confirm`)."""
         chunks: list[list[Any]] = []
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = _teed(sys.stdout, 1, chunks), _teed(sys.stderr, 2, chunks)
-        _ACTIVE = self
-        discover.seed(self.root, self._taken)  # the run lists what was hashed
         try:
             code = run()
         finally:
-            _ACTIVE = None
-            discover.seed(self.root, None)
             self.listed()  # git reaped, whatever the run did
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(OSError, ValueError):
@@ -330,20 +330,10 @@ class Warm:
             pass  # the per-file cache already said so, if the folder cannot be written
 
 
-_ACTIVE: Warm | None = None
-
-
 def _encoded(text: str) -> bytes:
     """Text hashed into a key: a path git lists or the system gives may hold bytes that are not
     UTF-8 (held as surrogates, os.fsdecode's), which plain `encode` refuses with a traceback."""
     return text.encode("utf-8", "surrogateescape")
-
-
-def confirm(root: Path, config: Path | None, paths: tuple[Path, ...], config_args: tuple[str, ...],
-            digests: dict[str, str]) -> None:
-    """Called by the check command with what it ran on (nothing happens outside a recorded run)."""
-    if _ACTIVE is not None:
-        _ACTIVE.confirm(root, config, paths, config_args, digests)
 
 
 def prepare(args: list[str]) -> Warm | None:

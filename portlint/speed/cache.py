@@ -1,6 +1,6 @@
 """Per-file results kept by content between runs, as ruff keeps its own: `.portlint_cache/`.
 
-The per-file stage (`engine.extract_file`) is a pure function of a file's path,
+The per-file stage (`portlint.stages.perfile.extract_file`) is a pure function of a file's path,
 kind and bytes, the config's name filter, and whether the file is one side of a
 frozen pair. A result is reused when all of these are the same and so is
 portlint itself: the salt of a cache file is portlint's version, a hash of its

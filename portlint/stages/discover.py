@@ -9,7 +9,7 @@ Symlinks that resolve outside the root are never followed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -75,11 +75,53 @@ def kind_of(path: str, head: bytes = b"") -> str:
     return "python" if name.startswith(b"python") else ""
 
 
+class Listed(NamedTuple):
+    """Paths a caller listed before the run (the warm path, from git), and the sizes of those it
+    stat'ed: the run lists nothing again and stats nothing again."""
+
+    files: list[str]
+    sizes: dict[str, int]
+
+
+class Listing(NamedTuple):
+    """The files a check reads, with their kinds, in a stable order; whether git listed them (else
+    the walk did); the sizes a caller knew of them (`size` asks the file system for the others)."""
+
+    root: Path
+    files: list[Candidate]
+    by_git: bool
+    sizes: Mapping[str, int]
+
+    def size(self, path: str) -> int:
+        """A listed file's size, as known, else as it is now (0 when it cannot be told). Only for
+        sharing the work: a stat per file costs ~4 us."""
+        known = self.sizes.get(path)
+        if known is not None:
+            return known
+        try:
+            return os.stat(os.path.join(self.root, path)).st_size
+        except OSError:
+            return 0
+
+
+def listing(root: Path, include: Iterable[str], exclude: Iterable[str], given: Listed | None = None) -> Listing:
+    """The files under root to check (`given`: git's listing of them, taken before the run)."""
+    files = given.files if given is not None else git_files(root)
+    by_git = files is not None
+    found = list(_kinds(root, include, exclude, files if files is not None else _walk(root)))
+    return Listing(root, found, by_git, given.sizes if given is not None else {})
+
+
 def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> Iterator[Candidate]:
     """Files under root to check, with their kind, in a stable order."""
+    files = git_files(root)
+    return _kinds(root, include, exclude, files if files is not None else _walk(root))
+
+
+def _kinds(root: Path, include: Iterable[str], exclude: Iterable[str], listed: Iterable[str]) -> Iterator[Candidate]:
     included = matcher(tuple(include))
     excluded = matcher((*DEFAULT_EXCLUDE, *exclude))
-    for path in sorted(_listed(root)):
+    for path in sorted(listed):
         suffix = os.path.splitext(path)[1].lower()
         if not _readable(suffix):
             continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
@@ -103,47 +145,6 @@ def _head(path: Path) -> bytes:
         return b""
 
 
-_LISTED_BY: dict[Path, bool] = {}  # root -> whether git listed its files (this process's last listing)
-_SEEDED: dict[Path, Callable[[], list[str] | None]] = {}  # root -> the warm path's listing (its key's), used once
-_SIZES: dict[Path, dict[str, int]] = {}  # root -> path -> size, as the warm path's stamps found them
-
-
-def _listed(root: Path) -> Iterable[str]:
-    seeded = _SEEDED.pop(root, None)
-    files = seeded() if seeded is not None else None
-    if files is None:
-        files = git_files(root)
-    _LISTED_BY[root] = files is not None
-    return files if files is not None else _walk(root)
-
-
-def seed(root: Path, files: Callable[[], list[str] | None] | None) -> None:
-    """The listing the next check of `root` uses (the one the warm path hashed), given when the
-    check asks for it (None then: git's own); None: forget it and the sizes `stated`."""
-    if files is None:
-        _SEEDED.pop(root, None)
-        _SIZES.pop(root, None)
-    else:
-        _SEEDED[root] = files
-
-
-def stated(root: Path, sizes: dict[str, int]) -> None:
-    """The sizes of listed files as the warm path's stamps found them (path -> bytes), for `size`."""
-    _SIZES[root] = sizes
-
-
-def size(root: Path, path: str) -> int:
-    """A listed file's size: as the warm path stated it, else as it is now (0 when it cannot be
-    told). Only for sharing the work: a stat per file costs ~4 us, ~4 ms of AReaL's listing."""
-    known = _SIZES.get(root, {}).get(path)
-    if known is not None:
-        return known
-    try:
-        return os.stat(os.path.join(root, path)).st_size
-    except OSError:
-        return 0
-
-
 def git_files(root: Path) -> list[str] | None:
     return listing_started(root).files()
 
@@ -155,10 +156,7 @@ def listing_started(root: Path) -> Spawned:
 
 
 def in_git(root: Path) -> bool:
-    """True when git lists the files of `root` (else the walk does): known without asking
-    git again once this process has listed them."""
-    if root in _LISTED_BY:
-        return _LISTED_BY[root]
+    """True when git lists the files of `root` (else the walk does)."""
     return git(["-C", str(root), "rev-parse", "--show-toplevel"]) is not None
 
 

@@ -822,10 +822,10 @@ def test_the_socket_analysis_of_a_sparse_tree_is_that_of_the_whole_module(monkey
     import ast
     from pathlib import Path
 
-    from portlint.engine import extract_file
     from portlint.model.naming import NameFilter
     from portlint.speed import outline as python_outline
     from portlint.stages.extract import python
+    from portlint.stages.perfile import extract_file
 
     parsed: list[bytes] = []
     real = python.ast.parse

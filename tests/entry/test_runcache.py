@@ -12,12 +12,9 @@ from pathlib import Path
 import pytest
 
 from portlint import engine
-from portlint.config.load import load_config
-from portlint.config.locate import find_config
 from portlint.entry import replay as runcache
 from portlint.speed import cache
 from portlint.stages import discover
-from portlint.stages.prefilter import Prefilter
 
 # Runs the entry point in a fresh process, then says whether the run was replayed: a hit
 # imports neither the engine nor click (a miss needs both).
@@ -76,14 +73,6 @@ def test_a_second_run_replays_the_first_byte_for_byte(repo: Path, args: tuple[st
     assert not cold.hit and warm.hit
     assert warm.output == cold.output and cold.code == 1 and cold.stdout
     assert len(entries(repo)) == 1
-
-
-def test_a_replay_imports_no_parser_and_no_record_library(repo: Path) -> None:
-    check(repo)
-    warm = check(repo)
-    assert warm.hit
-    heavy = ("msgspec", "ruamel", "pathspec", "re2", "jsonschema", "fastjsonschema", "ast", "tokenize")
-    assert [name for name in warm.imported if name.split(".")[0] in heavy] == []
 
 
 def test_exit_codes_and_quiet_are_replayed(repo: Path) -> None:
@@ -287,11 +276,11 @@ def test_a_file_changed_while_the_check_ran_is_never_replayed(repo: Path, monkey
     from portlint.entry.command import main
 
     monkeypatch.chdir(repo)
-    run, replay = engine.Engine.run, runcache.Warm.replay
+    run, replay = engine.run, runcache.Warm.replay
     script = repo / "ray.sub"
 
-    def editing(self: engine.Engine) -> engine.Outcome:
-        outcome = run(self)
+    def editing(*args: object) -> engine.Outcome:
+        outcome = run(*args)  # type: ignore[arg-type]
         script.write_bytes(script.read_bytes() + b"\n# edited while the check ran\n")
         return outcome
 
@@ -300,44 +289,33 @@ def test_a_file_changed_while_the_check_ran_is_never_replayed(repo: Path, monkey
         assert warm is not None
         return warm.replay()
 
-    monkeypatch.setattr(engine.Engine, "run", editing)
+    monkeypatch.setattr(engine, "run", editing)
     assert main(["check"]) == 1
     assert replayed() is None  # no entry yet: the key is made after the run, from what it read
-    monkeypatch.setattr(engine.Engine, "run", run)
+    monkeypatch.setattr(engine, "run", run)
     assert main(["check"]) == 1
     assert replayed() == 1  # the stamps match: hashed before the run, a hit
     monkeypatch.setattr(runcache.Warm, "replay", lambda self: None if self.hash_files() else None)  # hashed, no replay
-    monkeypatch.setattr(engine.Engine, "run", editing)
+    monkeypatch.setattr(engine, "run", editing)
     assert main(["check"]) == 1
     monkeypatch.setattr(runcache.Warm, "replay", replay)
-    monkeypatch.setattr(engine.Engine, "run", run)
+    monkeypatch.setattr(engine, "run", run)
     assert replayed() is None
     assert main(["check"]) == 1  # the file as it is now: a run, then a hit
     assert replayed() == 1
 
 
-def test_the_files_are_stamped_once_before_the_run_and_not_again_after_it(repo: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                         capfdbinary: pytest.CaptureFixture[bytes]) -> None:
-    """(An lstat of every path a second time, after the output, only to find what the key already says.)"""
-    from portlint.entry.command import main
-
-    monkeypatch.chdir(repo)
-    stamped: list[int] = []
-    real = runcache.Warm._stamps
-    monkeypatch.setattr(runcache.Warm, "_stamps", lambda self: stamped.append(1) or real(self))
-    assert main(["check"]) == 1
-    assert stamped == [1] and len(entries(repo)) == 1
-    assert main(["check"]) == 1  # a hit: stamped, hashed, replayed
-    assert stamped == [1, 1]
-
-
 def test_the_run_lists_what_was_hashed(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing the warm path hashed is the one the run reads, handed to it (and taken)."""
     monkeypatch.chdir(repo)
     warm = runcache.prepare(["check"])
-    assert warm is not None and "ray.sub" in (warm.listed() or [])
-    discover.seed(repo, lambda: ["ray.sub"])
-    assert [c.path for c in discover.candidates(repo, ["**/*"], [])] == ["ray.sub"]
-    assert len(list(discover.candidates(repo, ["**/*"], []))) > 1  # used once, then git's listing again
+    assert warm is not None and "ray.sub" in (warm.listed() or []) and not warm.taken
+    handed = warm.handed()
+    assert handed is not None and warm.taken and handed.files == warm.listing
+    (repo / "new.sh").write_text("PORT=1\n")  # not in the listing handed over
+    listing = discover.listing(repo, ["**/*"], [], discover.Listed(["ray.sub"], {}))
+    assert [c.path for c in listing.files] == ["ray.sub"] and listing.by_git
+    assert "new.sh" in [c.path for c in discover.listing(repo, ["**/*"], []).files]  # git's own, asked now
 
 
 def test_git_lists_the_files_while_the_run_goes_on(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -361,14 +339,15 @@ def test_git_lists_the_files_while_the_run_goes_on(repo: Path, tmp_path: Path, m
 def test_the_sizes_the_stamps_found_are_the_ones_the_run_shares_its_work_by(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     warm = runcache.prepare(["check"])
-    assert warm is not None and warm.listed() is not None
+    handed = warm.handed() if warm is not None else None
+    assert handed is not None
     size = (repo / "ray.sub").stat().st_size
-    assert discover.size(repo, "ray.sub") == size
+    listing = discover.listing(repo, ["**/*"], [], handed)
+    assert handed.sizes["ray.sub"] == listing.size("ray.sub") == size
     (repo / "ray.sub").write_text("grown\n" * 100)
-    assert discover.size(repo, "ray.sub") == size  # as stated, not asked again
-    discover.seed(repo, None)  # the run is over: forgotten
-    assert discover.size(repo, "ray.sub") == (repo / "ray.sub").stat().st_size
-    assert discover.size(repo, "no-such-file") == 0
+    assert listing.size("ray.sub") == size  # as stated, not asked again
+    assert discover.listing(repo, ["**/*"], []).size("ray.sub") == (repo / "ray.sub").stat().st_size
+    assert listing.size("no-such-file") == 0
 
 
 def test_a_run_that_never_lists_reaps_git_and_stores_nothing(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -396,26 +375,6 @@ def test_the_entry_point_is_the_warm_path() -> None:
 
 
 # -- the prefilter's decisions ----------------------------------------------------------------
-
-
-def test_the_prefilter_runs_again_only_on_changed_files(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[str] = []
-    real = engine.worth_parsing
-
-    def counting(kind: str, data: bytes, pattern: Prefilter) -> bool:
-        seen.append(kind)
-        return real(kind, data, pattern)
-
-    monkeypatch.setattr(engine, "worth_parsing", counting)
-    config = load_config(find_config(repo), repo)
-    cold = engine.Engine(config, engine.Options(cache=True)).run()
-    assert seen
-    seen.clear()
-    (repo / "ray.sub").write_bytes((repo / "ray.sub").read_bytes() + b"\n# edited\n")
-    warm = engine.Engine(config, engine.Options(cache=True)).run()
-    assert seen == ["shell"]
-    assert [p.code for p in warm.problems] == [p.code for p in cold.problems]
-    assert warm.problems == engine.Engine(config, engine.Options()).run().problems
 
 
 def test_the_warm_path_reads_each_path_as_the_read_stage_does(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +15,10 @@ from portlint import engine
 from portlint.cli import main
 from portlint.config.load import load_config
 from portlint.config.locate import find_config
-from portlint.engine import Engine, Options
+from portlint.engine import Options, run
+from portlint.model.extraction import Extraction
 from portlint.speed import cache
+from portlint.stages import perfile
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 
@@ -38,19 +39,19 @@ def extracted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     process, which does every one (no pool: a worker's calls would not be counted here)."""
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
     calls: list[str] = []
-    real = engine.extract_file
+    real = perfile.extract_file
 
     def counting(path: str, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         calls.append(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "extract_file", counting)
+    monkeypatch.setattr(perfile, "extract_file", counting)
     return calls
 
 
 def _run(root: Path, **options: object) -> engine.Outcome:
     config = load_config(find_config(root), root)
-    return Engine(config, Options(cache=True, **options)).run()  # type: ignore[arg-type]
+    return run(config, Options(cache=True, **options))  # type: ignore[arg-type]
 
 
 def _index(root: Path) -> Path:
@@ -70,7 +71,7 @@ def test_a_warm_run_computes_nothing_and_reports_the_same(demo: Path, extracted:
     warm = _run(demo)
     assert extracted == []
     assert warm.problems == cold.problems and warm.notes == cold.notes
-    assert warm.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert warm.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 @pytest.mark.slow
@@ -91,7 +92,7 @@ def test_only_a_changed_file_is_extracted_again(demo: Path, extracted: list[str]
     extracted.clear()
     again = _run(demo)
     assert extracted == ["ray.sub"]
-    assert again.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert again.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 def test_the_suites_copies_of_a_fixture_leave_the_cache_of_a_run_in_it_behind(tmp_path: Path) -> None:
@@ -167,7 +168,7 @@ def test_no_cache_and_the_environment_variable_write_nothing(demo: Path) -> None
     env_run = subprocess.run([PORTLINT, "check"], cwd=demo, capture_output=True, text=True,
                              env={**os.environ, "PORTLINT_NO_CACHE": "1"})
     assert env_run.returncode == 1 and not (demo / cache.DIRECTORY).exists()
-    assert Engine(load_config(find_config(demo), demo), Options()).run().problems  # the library default: no cache
+    assert run(load_config(find_config(demo), demo), Options()).problems  # the library default: no cache
     assert not (demo / cache.DIRECTORY).exists()
 
 
@@ -195,7 +196,7 @@ def test_after_a_fix_the_cache_holds_the_fixed_files(demo: Path, extracted: list
     extracted.clear()
     after = _run(demo)
     assert extracted == []  # every file as written is cached
-    assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert after.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 def test_a_diff_run_caches_the_files_as_they_are_on_disk(demo: Path, extracted: list[str]) -> None:
@@ -204,7 +205,7 @@ def test_a_diff_run_caches_the_files_as_they_are_on_disk(demo: Path, extracted: 
     extracted.clear()
     after = _run(demo)
     assert extracted == []
-    assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert after.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 @pytest.mark.slow
@@ -239,35 +240,21 @@ def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Pa
         root = tmp_path / str(number)
         copy_repo(case, root, symlinks=True)
         config = load_config(find_config(root), root)
-        uncached = Engine(config, Options()).run()
+        uncached = run(config, Options())
         extracted.clear()
-        cold = Engine(config, Options(cache=True)).run()
+        cold = run(config, Options(cache=True))
         extracted.clear()
-        warm = Engine(config, Options(cache=True)).run()
+        warm = run(config, Options(cache=True))
         where = case.parent.relative_to(FIXTURES)
         assert cold.problems == uncached.problems and warm.problems == uncached.problems, where
         assert warm.notes == uncached.notes, where
         assert extracted == [], where  # everything computed cold was kept
 
 
-def test_a_cold_check_writes_its_index_without_importing_tempfile(demo: Path) -> None:
-    """The index goes through a temporary named by process and time, created only if new; a serial
-    check that writes it never imports tempfile (with shutil and random, ~4 ms)."""
-    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
-    program = ("import sys\nfrom portlint.cli import main\ncode = main(['check', '--exit-zero', '-q'])\n"
-               "print('tempfile' in sys.modules, code)\n")
-    run = subprocess.run([sys.executable, "-c", program], cwd=demo, capture_output=True, text=True,
-                         env={**env, "PORTLINT_WORKERS": "1"})
-    assert run.stdout.split()[-2:] == ["False", "0"], run.stdout + run.stderr
-    assert json.loads(_index(demo).read_bytes())["files"]
-    assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
-    assert (demo / cache.DIRECTORY / ".gitignore").read_bytes() == b"# Automatically created by portlint.\n*\n"
-
-
 def test_the_index_is_json_msgspec_writes_and_json_where_a_path_is_not_utf8() -> None:
     """msgspec writes the index (what json reads back the same); a path git gave as surrogates
     (a file name that is not UTF-8) makes json write it, escaped, as before."""
-    result = cache.encode(engine.Extraction(sites=(), suppressions=()))
+    result = cache.encode(Extraction(sites=(), suppressions=()))
     index = {"format": cache.FORMAT, "salt": "s", "files": {"a/b.py": ["k:python:0", result], "é.md": ["k", None]},
              "decisions": {"c.yaml": ["d:yaml", False]}}
     written = cache._encoded(index)

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from portlint.engine import extract_file, worth_extracting
 from portlint.model.extraction import Extraction
 from portlint.model.naming import NameFilter
 from portlint.stages.extract.yaml import worth_composing
+from portlint.stages.perfile import extract_file, worth_extracting
 from portlint.stages.prefilter import prefilter
 
 
