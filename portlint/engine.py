@@ -86,7 +86,7 @@ def prepare(config: Config, cached: bool, known: Known = NOTHING_KNOWN, imports:
     """Discover the files, pair the frozen copies, and run the per-file stage (`imports`: what
     this process imports while the pool's workers start on it)."""
     names = names_of(config)
-    store = cache.Cache(config.root, cache.salt(names.selector_names)) if cached else None
+    store = cache.Cache(config.root, cache.salt(names.selector_names), perfile.RESULT) if cached else None
     given = known.listing() if known.listing is not None and known.root == config.root else None
     shown = config_path(config)
     listing = discover.listing(config.root, config.include, config.exclude, given)

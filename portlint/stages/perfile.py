@@ -13,12 +13,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NamedTuple, TypeGuard
+from typing import NamedTuple
+
+from msgspec import DecodeError, Raw
 
 from portlint.model.extraction import Extraction
 from portlint.model.files import FileState
 from portlint.model.frozen import Flat
 from portlint.model.naming import NameFilter
+from portlint.model.records import replace
 from portlint.model.sites import Failure
 from portlint.model.source import Source
 from portlint.speed import cache, pool
@@ -28,6 +31,7 @@ from portlint.stages.prefilter import Prefilter, prefilter, worth_parsing
 from portlint.stages.read import Read, read_file
 
 Result = tuple[Extraction, "Flat | None"]  # what the per-file stage gives of one file
+RESULT = tuple[Extraction[Raw], Flat | None]  # a Result as the cache reads it: the analyses' exports left as JSON (_read_back)
 Job = tuple[str, str, bytes, bool]  # (path, kind, bytes, one side of a frozen pair): one file to extract
 
 # What the per-file stage imports on first use, by the kind of file that needs it ("": every
@@ -126,7 +130,7 @@ class Visit(NamedTuple):
     decided: bool = False  # `worth` was decided by this visit (not known from the cache, nor a frozen side)
     result: Result | None = None
     cached: bool = False  # `result` came from the cache
-    encoded: Any = None  # `result` as the cache stores it, when the process that computed it encoded it
+    encoded: bytes | None = None  # `result` as the cache stores it, when the process that computed it encoded it
 
 
 def scan(listing: Listing, names: NameFilter, mirrored: Iterable[str], store: cache.Cache | None,
@@ -231,11 +235,29 @@ def _visit(visitor: Visitor, candidate: Candidate, extract: bool) -> Visit:
         return Visit(read._replace(data=None), worth, decided)
     if store is not None:
         hit = store.get(path, key(kind, read.digest, path in visitor.mirrored))
-        if _result_shaped(hit):
-            return Visit(read, worth, decided, hit, cached=True)
+        result = _read_back(hit) if hit is not None else None
+        if result is not None:
+            return Visit(read, worth, decided, result, cached=True)
     if extract:
         return Visit(read, worth, decided, _extracted((path, kind, data, path in visitor.mirrored), visitor.names))
     return Visit(read, worth, decided)
+
+
+def _read_back(hit: tuple[Extraction[Raw], Flat | None]) -> Result | None:
+    """A result from the cache, its analyses' exports read back too (None where they do not read
+    back: computed again): only a file that exports some needs the analyses' records, and their
+    import is left to the few that do."""
+    extraction, tree = hit
+    facts = extraction.sockets
+    if facts is None or not facts.exports:
+        return hit
+    from portlint.analysis.imports import Export
+
+    try:
+        exports = tuple(cache.decode(raw, Export) for raw in facts.exports)
+    except DecodeError:
+        return None
+    return replace(extraction, sockets=replace(facts, exports=exports)), tree
 
 
 def _encoded(visitor: Visitor, visit: Visit) -> Visit:
@@ -245,8 +267,8 @@ def _encoded(visitor: Visitor, visit: Visit) -> Visit:
         return visit
     try:
         return visit._replace(encoded=cache.encode(visit.result))
-    except TypeError:
-        return visit  # a value the cache's codec does not know: not cached
+    except (TypeError, ValueError):
+        return visit  # a value msgspec does not encode, or text that is not UTF-8: not cached
 
 
 def _scanned(visitor: Visitor, listed: list[Candidate], visits: list[Visit]) -> Scanned:
@@ -341,11 +363,4 @@ def _job(visitor: Visitor, candidate: Candidate, visit: Visit) -> Job:
     assert visit.read.data is not None
     return candidate.path, candidate.kind, visit.read.data, candidate.path in visitor.mirrored
 
-
-def _result_shaped(hit: object) -> TypeGuard[Result]:
-    """A cached (extraction, tree) pair, as this version stores it (anything else is computed again)."""
-    return (
-        isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], Extraction)
-        and (hit[1] is None or isinstance(hit[1], tuple))
-    )
 

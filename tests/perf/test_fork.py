@@ -62,12 +62,12 @@ def test_a_cold_check_forks_its_pool_before_the_cli_and_the_rules_are_imported(d
 
 
 def test_a_zero_config_check_forks_before_importing_what_only_the_rules_and_the_cli_need(demo: Path) -> None:
-    """Without a config, nothing before the fork imports the problems' dataclass, dataclasses,
-    inspect or typing_extensions: the rules and click import them once the workers have started.
-    (A config's glob of another shape imports pathspec, which imports them all.) Nor json, which
-    only the run cache's entry needs, written after the report."""
+    """Without a config, nothing before the fork imports the problems' dataclass or dataclasses:
+    the rules and click import them once the workers have started. (A config's glob of another
+    shape imports pathspec, which imports them all.) Nor json, which only the run cache's entry
+    needs, written after the report."""
     (demo / ".portlint.yaml").unlink()
-    at_fork, _ = _imported_at_fork(demo, ("portlint.model.problems", "dataclasses", "inspect", "typing_extensions", "json"))
+    at_fork, _ = _imported_at_fork(demo, ("portlint.model.problems", "dataclasses", "json"))
     assert at_fork == "[[]]"  # one fork, and none imported yet
 
 

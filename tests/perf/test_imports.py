@@ -77,19 +77,3 @@ def test_a_replay_imports_no_parser_and_no_record_library(demo: Path) -> None:
     assert "click" not in imported and "portlint.engine" not in imported  # replayed
     heavy = ("msgspec", "ruamel", "pathspec", "re2", "jsonschema", "fastjsonschema", "ast", "tokenize")
     assert [name for name in imported if name.split(".")[0] in heavy] == []
-
-
-def test_msgspec_is_imported_without_typing_extensions_which_stays_importable() -> None:
-    """portlint.model.records imports msgspec as where typing_extensions is not installed, and leaves
-    it to be imported by what needs it (jsonschema's referencing does)."""
-    probe = """import sys
-from portlint.model.records import Struct
-print("typing_extensions" in sys.modules, "inspect" in sys.modules)
-import typing_extensions
-class Point(Struct, frozen=True):
-    x: int
-    y: int = 0
-print(Point(1) == Point(1, 0), typing_extensions.__name__)
-"""
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["False False", "True typing_extensions"]

@@ -7,6 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import msgspec
 import pytest
 from conftest import copy_repo
 from installed import PORTLINT
@@ -126,9 +127,9 @@ def test_a_foreign_entry_is_ignored_and_never_runs_code(demo: Path, extracted: l
     stored = json.loads(index.read_bytes())
     marker = tmp_path / "ran"
     path, (key, _) = next(iter(stored["files"].items()))
-    stored["files"][path] = [key, ["@os:system", f"touch {marker}"]]  # not a portlint dataclass
+    stored["files"][path] = [key, ["@os:system", f"touch {marker}"]]  # not a result: the old codec's tag of a callable
     other, (other_key, _) = list(stored["files"].items())[1]
-    stored["files"][other] = [other_key, ["@portlint.model:Site", 1, 2]]  # a portlint class, wrong fields
+    stored["files"][other] = [other_key, [{"sites": [{"path": "a.yaml", "line": 1}]}, None]]  # a site without its fields
     index.write_text(json.dumps(stored))
     extracted.clear()
     assert _run(demo).problems == expected
@@ -219,16 +220,34 @@ def test_concurrent_runs_leave_a_whole_index(demo: Path) -> None:
     assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
 
 
-def test_the_codec_round_trips_every_result_shape() -> None:
-    from portlint.model.extraction import Extraction, Suppression
+def test_a_result_is_read_back_as_it_was_written_to_the_type_it_is(tmp_path: Path) -> None:
+    """msgspec's JSON of a result, decoded to the type the caller names: records, tuples, lists,
+    sets, mappings and the analyses' exports (tagged values, tuples as set members) come back equal."""
+    from portlint.analysis.imports import Export
+    from portlint.analysis.values import CANDIDATE, ZERO, Num, Param, Sock, Tup, numeric
+    from portlint.model.extraction import Facts, Finding, Suppression
     from portlint.model.frozen import Scalar, Tree
     from portlint.model.sites import Command, Site
+    from portlint.stages.perfile import RESULT
 
     site = Site("a.yaml", 1, 2, 3, 7, "yaml", "x.port", 8080, aliases=("y",))
     tree = Tree({"x.port": Scalar("a.yaml", 1, 2, 3, 7, "8080", "")}, {"x": (1, 1)}, frozenset({"x"}), ("a.yaml",))
-    value = (Extraction((site,), (Suppression(1, 1, ("PL101",), 0, 5),), commands=(Command("a.sh", 1, 1, ("ray",)),)),
-             (tree, ["base.yaml"]))
-    assert cache.decode(json.loads(json.dumps(cache.encode(value)))) == value
+    export = Export("free_port", ("port",), ((0, frozenset({Param(0), CANDIDATE})),), frozenset({Num(("x", 0)), Tup((frozenset({ZERO}),))}),
+                    ((("x", 0), ("zero", ("param", 1)), True),), ((0, ("chosen", ("param", 0))),), (0,), (), (0,), ((0, True),))
+    facts = Facts((Finding(1, 1, 1, 9, "PL601", "a probe"),), (export,))
+    value = (Extraction((site,), (Suppression(1, 1, ("PL101",), 0, 5),), commands=(Command("a.sh", 1, 1, ("ray",)),),
+                        sockets=facts), (tree, ["base.yaml"]))
+    store = cache.Cache(tmp_path, "salt", RESULT)
+    store.put("a.yaml", "k", value)
+    assert store.save() == ""
+    again = cache.Cache(tmp_path, "salt", RESULT)
+    decoded = perfile._read_back(again.get("a.yaml", "k"))
+    assert decoded == value and again.get("a.yaml", "other") is None
+    read_back = decoded[0].sockets.exports[0]
+    assert numeric(dict(read_back.defaults)[0]) == numeric(dict(export.defaults)[0]) == {CANDIDATE}  # the same marker
+    assert Sock(("x", 0)) in {Sock(sid) for sid, _, _ in read_back.returned_socks}  # a sid read back as a tuple
+    foreign = (Extraction(sockets=Facts((), (msgspec.Raw(b'{"name": "f"}'),))), None)  # an export without its fields
+    assert perfile._read_back(foreign) is None  # computed again
     with pytest.raises(TypeError):
         cache.encode(object())
 
@@ -251,17 +270,22 @@ def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Pa
         assert extracted == [], where  # everything computed cold was kept
 
 
-def test_the_index_is_json_msgspec_writes_and_json_where_a_path_is_not_utf8() -> None:
-    """msgspec writes the index (what json reads back the same); a path git gave as surrogates
-    (a file name that is not UTF-8) makes json write it, escaped, as before."""
-    result = cache.encode(Extraction(sites=(), suppressions=()))
-    index = {"format": cache.FORMAT, "salt": "s", "files": {"a/b.py": ["k:python:0", result], "é.md": ["k", None]},
-             "decisions": {"c.yaml": ["d:yaml", False]}}
-    written = cache._encoded(index)
-    assert json.loads(written) == index and written != json.dumps(index, separators=(",", ":")).encode()  # UTF-8, unescaped
-    index["files"]["\udce9.py"] = ["k", None]
-    assert cache._encoded(index) == json.dumps(index, separators=(",", ":")).encode()
-    assert json.loads(cache._encoded(index)) == index
+def test_the_index_leaves_out_a_path_that_is_not_utf8(tmp_path: Path) -> None:
+    """msgspec writes the index as UTF-8 JSON; a path git gave as surrogates (a file name that is
+    not UTF-8) cannot be JSON text: it is left out of the index, the others are kept."""
+    from portlint.stages.perfile import RESULT
+
+    result = (Extraction(sites=(), suppressions=()), None)
+    store = cache.Cache(tmp_path, "s", RESULT)
+    for path in ("a/b.py", "é.md", "\udce9.py"):
+        store.put(path, "k", result)
+        store.decide(path, "d", False)
+    assert store.save() == ""
+    index = json.loads(store.path.read_bytes())
+    assert sorted(index["files"]) == sorted(index["decisions"]) == ["a/b.py", "é.md"]
+    assert "é" in store.path.read_text(encoding="utf-8")  # UTF-8, unescaped
+    again = cache.Cache(tmp_path, "s", RESULT)
+    assert again.get("é.md", "k") == result and again.decision("a/b.py", "d") is False
 
 
 def test_portlints_fingerprint_is_its_files_paths_sizes_and_times(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
