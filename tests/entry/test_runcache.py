@@ -75,6 +75,7 @@ def test_a_second_run_replays_the_first_byte_for_byte(repo: Path, args: tuple[st
     assert len(entries(repo)) == 1
 
 
+@pytest.mark.slow
 def test_exit_codes_and_quiet_are_replayed(repo: Path) -> None:
     for args, code in ((("--exit-zero",), 0), (("-q",), 1)):
         cold, warm = check(repo, *args), check(repo, *args)
@@ -86,6 +87,7 @@ def test_exit_codes_and_quiet_are_replayed(repo: Path) -> None:
     assert again.hit and again.code == 0
 
 
+@pytest.mark.slow
 def test_the_same_as_without_the_cache(repo: Path) -> None:
     check(repo)
     assert check(repo).output == check(repo, "--no-cache").output
@@ -140,6 +142,7 @@ def test_a_symlink_is_its_target_and_what_it_holds(repo: Path) -> None:
         assert check(repo).hit
 
 
+@pytest.mark.slow
 def test_a_touched_file_is_a_run_then_a_hit_again(repo: Path) -> None:
     """The stored stamps only decide whether hashing may find a hit: a new modification
     time costs one run (the same output), never a replay of anything else."""
@@ -156,6 +159,7 @@ def test_a_file_no_check_reads_is_not_an_input(repo: Path) -> None:
     assert check(repo).hit
 
 
+@pytest.mark.slow
 def test_options_and_the_environment_are_part_of_the_key(repo: Path) -> None:
     check(repo)
     assert not check(repo, "--output-format", "json").hit
@@ -206,6 +210,7 @@ def test_what_writes_or_prints_something_else_is_never_replayed(repo: Path, args
     assert not second.hit and not entries(repo)
 
 
+@pytest.mark.slow
 def test_a_fix_is_applied_again_and_not_replayed(repo: Path) -> None:
     check(repo)
     assert check(repo, "--fix").code in (0, 1)
@@ -214,6 +219,7 @@ def test_a_fix_is_applied_again_and_not_replayed(repo: Path) -> None:
     assert after.output == check(repo, "--no-cache").output
 
 
+@pytest.mark.slow
 def test_the_environment_switch_and_other_places_are_not_replayed(repo: Path) -> None:
     check(repo)
     assert not check(repo, env={"PORTLINT_NO_CACHE": "1"}).hit
@@ -233,6 +239,7 @@ def test_outside_git_nothing_is_replayed(demo: Path, monkeypatch: pytest.MonkeyP
 # -- bad entries, bad folders, races --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(repo: Path) -> None:
     expected = check(repo).output
     (entry,) = entries(repo)
@@ -247,6 +254,7 @@ def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(repo: Path) -> No
         assert check(repo).hit
 
 
+@pytest.mark.slow
 def test_a_cache_folder_that_cannot_be_written_is_a_note(repo: Path) -> None:
     uncached = check(repo, "--no-cache")
     (repo / cache.DIRECTORY).write_text("a file where the cache folder would be\n")
@@ -256,6 +264,7 @@ def test_a_cache_folder_that_cannot_be_written_is_a_note(repo: Path) -> None:
     assert b"portlint: .portlint_cache: not written (" in first.stderr
 
 
+@pytest.mark.slow
 def test_entries_are_written_through_a_temporary_and_a_rename(repo: Path) -> None:
     runs = [subprocess.Popen([sys.executable, "-m", "portlint", "check", "-q"], cwd=repo, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env={k: v for k, v in os.environ.items() if k != "PORTLINT_NO_CACHE"})

@@ -131,6 +131,7 @@ TOKEN_PIECES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.lists(TOKEN_PIECES, max_size=10).map(b"".join), min_size=1, max_size=3))
 def test_the_port_tokens_of_the_one_pass_are_the_prefilters(files: list[bytes]) -> None:

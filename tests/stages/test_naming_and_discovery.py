@@ -135,6 +135,7 @@ _PARTS = ["port", "Port", "PORT", "ports", "Ports", "PORTS", "master", "Master",
           "HTTP", "_", "-", ".", "--", "pOrt", "portion", "import", "sup"]
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=6).map("".join))
 def test_every_name_with_port_as_a_word_is_found_by_the_port_words(name: str) -> None:
