@@ -15,7 +15,7 @@ from portlint.config.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
     from portlint.config.build import Config
-    from portlint.engine import Options, Outcome
+    from portlint.engine import Known, Options, Outcome
     from portlint.model.problems import Problem
     from portlint.report import Context
 
@@ -65,7 +65,7 @@ def help_command(ctx: click.Context, command: str | None) -> int:
 
 def _codes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
     if not value:
-        return ()  # the rules are imported once the files are read, or while they are (Engine._meanwhile)
+        return ()  # the rules are imported once the files are read, or while they are (engine.prepare)
     from portlint.engine import known_code
     from portlint.rules import BY_CODE, HOST
 
@@ -108,8 +108,9 @@ _CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that o
               help="Neither read nor write .portlint_cache/ (also PORTLINT_NO_CACHE=1).")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Keep the cache in DIR, not .portlint_cache/ at the root (also PORTLINT_CACHE_DIR).")
+@click.pass_obj
 def check(  # noqa: PLR0913
-    paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
+    known: Known | None, paths: tuple[Path, ...], fix: bool, unsafe_fixes: bool, diff: bool, select: tuple[str, ...],
     ignore: tuple[str, ...], config_args: tuple[str, ...], ephemeral_floor: str | None,
     output_format: str, output_file: Path | None, statistics: bool, show_fixes: bool, show_settings: bool,
     show_files: bool, exit_zero: bool, exit_non_zero_on_fix: bool, no_color: bool, quiet: bool,
@@ -118,8 +119,7 @@ def check(  # noqa: PLR0913
     """Check the repository (the default command)."""
     from portlint.config.load import load_for
     from portlint.config.selection import Selection, resolve
-    from portlint.engine import Options, fewer_collections, run
-    from portlint.entry import replay as runcache
+    from portlint.engine import NOTHING_KNOWN, Options, fewer_collections, run
     from portlint.model.codes import CHECK_CODES
 
     _statistics_format(statistics, output_format)
@@ -148,8 +148,10 @@ def check(  # noqa: PLR0913
         return _add_noqa(config, options, quiet, exit_zero)
     fewer_collections()
     listing = _config_listing(config)
-    outcome = run(config, options)
-    runcache.confirm(config.root, config.path, given, config_args, outcome.read)
+    known = known or NOTHING_KNOWN
+    outcome = run(config, options, known)
+    if known.confirm is not None:  # the warm path records this run: what it ran on and read
+        known.confirm(config.root, config.path, given, config_args, outcome.read)
     from portlint.report import Context
     from portlint.rules import CATALOGUE
 
@@ -160,7 +162,7 @@ def check(  # noqa: PLR0913
             _print_diff(outcome.changed, context, out)
         _report(outcome, context, output_format, quiet, written=not diff, statistics=statistics,
                 show_fixes=show_fixes, out=out, diff=diff)
-    _not_in_git_note(config, quiet)
+    _not_in_git_note(config, quiet, outcome.in_git)
     _unused_configs_note(config, listing, quiet)
     if outcome.write_errors:
         return EXIT_PROBLEMS if not exit_zero else EXIT_CLEAN
@@ -173,10 +175,11 @@ def check(  # noqa: PLR0913
     return EXIT_PROBLEMS if outcome.problems else EXIT_CLEAN
 
 
-def _not_in_git_note(config: Config, quiet: bool) -> None:
+def _not_in_git_note(config: Config, quiet: bool, in_git: bool | None = None) -> None:
+    """The note that the files were walked, not listed by git (`in_git`: as the run found, else asked)."""
     from portlint.stages import discover
 
-    if not quiet and not discover.in_git(config.root):
+    if not quiet and not (discover.in_git(config.root) if in_git is None else in_git):
         click.echo(f"portlint: {discover.NOT_IN_GIT}", err=True)
 
 
@@ -267,7 +270,7 @@ def _add_noqa(config: Config, options: Options, quiet: bool, exit_zero: bool) ->
         click.echo(f"portlint: {printable(note)}", err=True)
     if not quiet:
         click.echo(summary(outcome))
-    _not_in_git_note(config, quiet)
+    _not_in_git_note(config, quiet, outcome.in_git)
     return EXIT_CLEAN if exit_zero or not (outcome.refused or outcome.write_errors) else EXIT_PROBLEMS
 def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
     """The given paths, relative to the root; empty when they cover the whole root."""
@@ -504,13 +507,14 @@ def host(  # noqa: PLR0913
     return EXIT_PROBLEMS if problems else EXIT_CLEAN
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: every user error is one line on stderr and exit 2, never a traceback."""
+def main(argv: list[str] | None = None, known: Known | None = None) -> int:
+    """Entry point: every user error is one line on stderr and exit 2, never a traceback.
+    `known`: what the caller knows of a check already (portlint.entry.command), for `check`."""
     from portlint.config.locate import ConfigError
     from portlint.stages.discover import TooManyFiles
 
     try:
-        code = cli.main(args=argv, prog_name="portlint", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="portlint", standalone_mode=False, obj=known)
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.exceptions.Abort:  # click has closed the terminal's ^C with a blank line

@@ -59,7 +59,7 @@ from portlint.model.problems import Problem
 CODE = "{code}"
 NAME = "{name}"
 NEEDS_LAYOUT = False  # True when the rule needs declared bands (it is then idle in zero-config)
-NEEDS: frozenset[str] = frozenset()  # facts of the layout beyond sites, bands and failures (portlint.engine.FACTS)
+NEEDS: frozenset[str] = frozenset()  # facts of the layout beyond sites, bands and failures (portlint.stages.layout.build.FACTS)
 
 
 def check(layout: Layout) -> Iterator[Problem]:

@@ -1,6 +1,6 @@
 """`portlint --add-noqa`: a suppression comment for every current problem, where its file takes one.
 
-This sits on top of the engine: it takes the problems a check found and the
+This sits on top of the engine (a check's session): it takes the problems a check found and the
 bytes of their files, adds `# portlint: ignore[CODE]` (YAML, shell, Python; merged
 into a portlint comment already on the line) or `<!-- portlint: ignore[CODE] -->`
 (Markdown) at the end of the problem's line, or of its last line for a command
@@ -26,8 +26,9 @@ import re
 from collections import defaultdict
 
 from portlint.config.build import Config
-from portlint.engine import Engine, FileState, Options
+from portlint.engine import Options, Session, session
 from portlint.model.edits import Edit
+from portlint.model.files import FileState
 from portlint.model.problems import Problem
 from portlint.model.records import Struct, field, structs
 from portlint.stages import write as writer
@@ -47,16 +48,17 @@ class NoqaOutcome(Struct):
     changed: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)
     notes: list[str] = field(default_factory=list)
     write_errors: list[str] = field(default_factory=list)
+    in_git: bool = True  # git listed the files (else a walk did)
 
 
 def add_noqa(config: Config, options: Options) -> NoqaOutcome:
-    engine = Engine(config, structs.replace(options, fix=False, unsafe_fixes=False))
-    files = dict(engine.scan())
-    problems = engine.check(files)
+    current = session(config, structs.replace(options, fix=False, unsafe_fixes=False))
+    files = dict(current.files)
+    problems = current.check(files)
     original = {path: state.data for path, state in files.items()}
-    outcome = NoqaOutcome(notes=engine.notes)
+    outcome = NoqaOutcome(notes=current.notes, in_git=current.prepared.listing.by_git)
     pending: dict[str, list[Problem]] = defaultdict(list)
-    config_path = engine.config_display()
+    config_path = current.ground.config_path
     for problem in problems:
         reason = _NOT_SUPPRESSIBLE.get(problem.code)
         if reason is None and problem.path not in files:
@@ -69,31 +71,27 @@ def add_noqa(config: Config, options: Options) -> NoqaOutcome:
     handled: dict[str, list[Problem]] = {}
     counts: dict[str, int] = {}
     for path, items in sorted(pending.items()):
-        state, done, refused = _annotate(engine, files[path], items)
+        state, done, refused = _annotate(current, files[path], items)
         files[path] = state
         handled[path], counts[path] = [p for p, _ in done], len({line for _, line in done})
         outcome.refused += refused
-    _verify(engine, files, original, problems, handled, outcome)
+    _verify(current, files, original, problems, handled, outcome)
     for path, found in handled.items():
         outcome.suppressed += found
         outcome.added += counts[path] if found else 0
     outcome.changed = {p: (original[p], s.data) for p, s in files.items() if s.data != original[p]}
     outcome.refused.sort(key=lambda item: item[0])
-    for path, (before, after) in sorted(outcome.changed.items()):
-        try:
-            writer.write_atomic(config.root / path, after, expected=before)
-        except OSError as error:
-            outcome.write_errors.append(f"{path}: not written: {error.strerror or error}")
+    outcome.write_errors = list(writer.write_changed(config.root, outcome.changed).errors)
     return outcome
 
 
 def _verify(
-    engine: Engine, files: dict[str, FileState], original: dict[str, bytes], problems: list[Problem],
+    current: Session, files: dict[str, FileState], original: dict[str, bytes], problems: list[Problem],
     handled: dict[str, list[Problem]], outcome: NoqaOutcome,
 ) -> None:
     """Check the repository again: a commented file must lose exactly its handled problems."""
     before = {_identity(p) for p in problems}
-    after = engine.check(files)
+    after = current.check(files)
     left = {_identity(p) for p in after}
     for path, found in handled.items():
         if not found:
@@ -101,7 +99,7 @@ def _verify(
         new = [p for p in after if p.path == path and _identity(p) not in before]
         kept = [p for p in found if _identity(p) in left]
         if new or kept:
-            files[path] = engine.extract(path, files[path].kind, original[path])
+            files[path] = current.extract(path, files[path].kind, original[path])
             why = "adding comments to this file changed what portlint finds in it" if new else \
                 "a comment on its line does not suppress it"
             outcome.refused += [(p, why) for p in found]
@@ -113,7 +111,7 @@ def _identity(problem: Problem) -> tuple[str, int, int, str, str]:
 
 
 def _annotate(
-    engine: Engine, state: FileState, problems: list[Problem],
+    current: Session, state: FileState, problems: list[Problem],
 ) -> tuple[FileState, list[tuple[Problem, int]], list[tuple[Problem, str]]]:
     """Comment the file's problems one line at a time; a place that fails the checks is
     refused and the problem's next place tried (a continued command's last line)."""
@@ -132,7 +130,7 @@ def _annotate(
         waiting = []
         for line, group in sorted(by_line.items()):
             codes = tuple(sorted({p.code for p in group}))
-            after = _commented(engine, state, line, codes)
+            after = _commented(current, state, line, codes)
             if after is None:
                 for problem in group:
                     tried[id(problem)] += 1
@@ -157,7 +155,7 @@ def _why_not(problem: Problem, kind: str) -> str:
     return f"a comment at the end of {where} would be inside {inside} or break the line"
 
 
-def _commented(engine: Engine, state: FileState, line: int, codes: tuple[str, ...]) -> FileState | None:
+def _commented(current: Session, state: FileState, line: int, codes: tuple[str, ...]) -> FileState | None:
     """The file with the codes' suppression on `line`, if the file's parser agrees it is one."""
     data = state.data
     existing = [s for s in state.extraction.suppressions if s.line == line]
@@ -186,7 +184,7 @@ def _commented(engine: Engine, state: FileState, line: int, codes: tuple[str, ..
         gap = b"" if not content.strip() else b" " if state.kind == "markdown" else b"  "
         edit = Edit(at, at, gap + added.encode())
         span = (at + len(gap), at + len(gap) + len(added.encode()))
-    after = engine.extract(state.path, state.kind, apply(data, [edit]))
+    after = current.extract(state.path, state.kind, apply(data, [edit]))
     if not _agrees(state, after, line, codes, span):
         return None
     return after

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from portlint.config.build import Config
 from portlint.config.load import load_config
 from portlint.config.locate import find_config, split_config_args
-from portlint.engine import Engine, Options
+from portlint.engine import Options, session
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
 
@@ -25,7 +25,6 @@ def scan(start: Path, config_args: tuple[str, ...] = (), with_problems: bool = T
     `config_args` are `--config` values: a config file and/or `KEY = VALUE` overrides."""
     explicit, overrides = split_config_args(config_args)
     config = load_config(find_config(start, explicit), start, overrides=overrides)
-    engine = Engine(config, Options())
-    files = dict(engine.scan())
-    problems = engine.check(files) if with_problems else []
-    return Scan(config, engine.layout(files), problems, engine.notes)
+    current = session(config, Options())
+    problems = current.check(current.files) if with_problems else []
+    return Scan(config, current.layout(current.files), problems, current.notes)

@@ -1,6 +1,7 @@
 """The `portlint` command: a check whose inputs are unchanged replays its last output
-(portlint/entry/replay.py) before click or the engine is imported; one that is not runs its
-per-file stage before click is imported (engine.scan_ahead); the rest is the CLI's."""
+(portlint/entry/replay.py) before click or the engine is imported; one that is not runs the
+stages before the rules before click is imported (engine.prepare), and hands what it knows
+(the listing, those results, the recorder) to the CLI, which runs the rest."""
 from __future__ import annotations
 
 import gc
@@ -11,14 +12,15 @@ from typing import TYPE_CHECKING, NoReturn
 from portlint import GC_THRESHOLDS
 
 if TYPE_CHECKING:
-    from portlint.entry import replay as runcache
+    from portlint.engine import Known, Prepared
+    from portlint.entry.replay import Warm
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    from portlint.entry import replay as runcache
+    from portlint.entry import replay
 
-    warm = runcache.prepare(args)
+    warm = replay.prepare(args)
     if warm is None:
         from portlint.cli import main as cli_main
 
@@ -29,25 +31,36 @@ def main(argv: list[str] | None = None) -> int:
     return warm.record(lambda: _check(args, warm))
 
 
-def _check(args: list[str], warm: runcache.Warm) -> int:
-    """A plain check that was not replayed: its per-file stage runs before the CLI is imported,
-    which this process imports while the pool's workers start on the files (engine.scan_ahead),
-    then the CLI runs it as usual and takes those results."""
-    from portlint.engine import drop_scanned_ahead, scan_ahead
+def _check(args: list[str], warm: Warm) -> int:
+    """A plain check that was not replayed: the stages before the rules run before the CLI is
+    imported, which this process imports while the pool's workers start on the files; the CLI
+    then parses the arguments and runs the check on those results (when its config is theirs)."""
+    from portlint.engine import Known
 
+    known = Known(warm.root, warm.handed, confirm=warm.confirm)
     try:
-        scan_ahead(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor, _LATER)
+        known = known._replace(ahead=_ahead(warm, known))
     except KeyboardInterrupt:  # most of a cold check's time: ^C ends it as it ends the CLI's
         from portlint.cli import interrupted
 
-        drop_scanned_ahead()
         return interrupted()
-    try:
-        from portlint.cli import main as cli_main
+    from portlint.cli import main as cli_main
 
-        return cli_main(args)
-    finally:
-        drop_scanned_ahead()
+    return cli_main(args, known)
+
+
+def _ahead(warm: Warm, known: Known) -> Prepared | None:
+    """The check's stages before the rules, with the config the arguments name; None where that
+    fails (the CLI's run meets the error again and reports it, in its words)."""
+    from portlint import engine
+    from portlint.config.load import load_for
+
+    try:
+        config = load_for(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor)
+        engine.fewer_collections()
+        return engine.prepare(config, True, known, ("portlint.rules", *_LATER))
+    except Exception:  # noqa: BLE001 - the CLI's run meets it again and reports it
+        return None
 
 
 # What the CLI imports to report a check, and json, which the run cache stores its entry with.

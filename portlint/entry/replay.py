@@ -58,7 +58,7 @@ from typing import Any, BinaryIO
 from portlint import __version__
 from portlint.config import locate
 from portlint.speed import cache
-from portlint.stages import discover
+from portlint.stages import discover, read
 
 FORMAT = 2  # 2: the files' stamps beside the key
 _COMMANDS = ("check", "init", "clean", "rule", "map", "host", "help")
@@ -134,25 +134,29 @@ class Warm:
         self.head = self._head()  # everything but the files' bytes
         self.key = ""  # computed before the run only when the stamps are the stored entry's
         self.digests: dict[str, str] = {}  # path -> content digest, as hashed before the run
-        self.read: dict[str, str] | None = None  # path -> digest of what the engine read (from the CLI)
+        self.engine_read: dict[str, str] | None = None  # path -> digest of what the engine read (from the CLI)
         self.confirmed = False
 
     def listed(self) -> list[str] | None:
         """git's listing, once it has ended, and the stamps of the paths it lists (None: no
         listing, nothing to replay or record). Asked for by a replay once an entry is stored, or
-        by the run when it lists the files: git runs meanwhile (a cold run imports the CLI)."""
+        by the run when it lists the files (`handed`): git runs meanwhile (a cold run imports the CLI)."""
         if self.listing is None and not self.git.done:
             self.listing = self.git.files()
             if self.listing is not None:
                 self.paths = [p for p in self.listing if discover.may_read(p)]
                 self.stamps = self._stamps()
-                sizes = {path: status.st_size for path, status in zip(self.paths, self.statuses) if status is not None}
-                discover.stated(self.root, sizes)  # the run shares its work by them: no stat again
         return self.listing
 
-    def _taken(self) -> list[str] | None:
+    def handed(self) -> discover.Listed | None:
+        """git's listing as the run takes it, with the sizes the stamps found (the run shares its
+        work by them: no stat again); the stamps were taken before the run reads a file."""
         self.taken = True
-        return self.listed()
+        listing = self.listed()
+        if listing is None:
+            return None
+        return discover.Listed(listing, {path: status.st_size for path, status in zip(self.paths, self.statuses)
+                                         if status is not None})
 
     # -- the key -------------------------------------------------------------------
     def _invocation(self) -> str:
@@ -224,14 +228,14 @@ class Warm:
         the digests of what the engine read (the bytes its output came from), each path taken
         for what its stamp found it to be, and the other paths read now. (A second lstat of
         every path cost ~4 ms of AReaL's check, after its output.)"""
-        if self.key or self.read is None:
+        if self.key or self.engine_read is None:
             return self.key or None
-        read = self.read
+        engine_read = self.engine_read
         base = os.path.join(str(self.root), "")
         tokens = []
         for path, status in zip(self.paths, self.statuses):
             full = base + path
-            digest = read.get(path)
+            digest = engine_read.get(path)
             state = _known(full, digest, status) if digest and status is not None else None
             if state is None:
                 state = _state(full)
@@ -271,18 +275,14 @@ class Warm:
 
     # -- a miss: the run, recorded ---------------------------------------------------
     def record(self, run: Callable[[], int]) -> int:
-        """Run the CLI with stdout and stderr recorded; write the entry when the run agrees."""
-        global _ACTIVE
+        """Run the CLI with stdout and stderr recorded; write the entry when the run agrees (it
+        lists what was hashed, `handed`, and says what it ran on, `confirm`)."""
         chunks: list[list[Any]] = []
         saved = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = _teed(sys.stdout, 1, chunks), _teed(sys.stderr, 2, chunks)
-        _ACTIVE = self
-        discover.seed(self.root, self._taken)  # the run lists what was hashed
         try:
             code = run()
         finally:
-            _ACTIVE = None
-            discover.seed(self.root, None)
             self.listed()  # git reaped, whatever the run did
             for stream in (sys.stdout, sys.stderr):
                 with contextlib.suppress(OSError, ValueError):
@@ -298,7 +298,7 @@ class Warm:
                 digests: dict[str, str]) -> None:
         """The CLI's own view of the run: the entry is written only when it agrees with the key
         (and, when the files were hashed before the run, the engine read those very bytes)."""
-        self.read = digests
+        self.engine_read = digests
         self.confirmed = (
             root == self.root and config == self.config and config_args == tuple(self.parsed.config_args)
             and paths == tuple(Path(p) for p in self.parsed.paths)
@@ -331,20 +331,10 @@ class Warm:
             pass  # the per-file cache already said so, if the folder cannot be written
 
 
-_ACTIVE: Warm | None = None
-
-
 def _encoded(text: str) -> bytes:
     """Text hashed into a key: a path git lists or the system gives may hold bytes that are not
     UTF-8 (held as surrogates, os.fsdecode's), which plain `encode` refuses with a traceback."""
     return text.encode("utf-8", "surrogateescape")
-
-
-def confirm(root: Path, config: Path | None, paths: tuple[Path, ...], config_args: tuple[str, ...],
-            digests: dict[str, str]) -> None:
-    """Called by the check command with what it ran on (nothing happens outside a recorded run)."""
-    if _ACTIVE is not None:
-        _ACTIVE.confirm(root, config, paths, config_args, digests)
 
 
 def prepare(args: list[str]) -> Warm | None:
@@ -479,21 +469,17 @@ def _known(full: str, digest: str, status: os.stat_result) -> tuple[str, str] | 
     return None
 
 
-_OPEN = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
 def _state(full: str) -> tuple[str, str] | None:
     """What a listed path is, as a check would find it, and its content's digest ("" when it
     has none): "f" a file, "l TARGET REAL ..." a symlink and what it leads to, "d" a folder
     (a submodule), "-" missing, "e ERRNO" unreadable; None for what this module does not
-    replay (a FIFO, a device). One open that follows no link and blocks on nothing, then
-    fstat: cheaper than a stat and an open."""
+    replay (a FIFO, a device). Opened and read as the read stage does (portlint.stages.read)."""
     try:
-        fd = os.open(full, _OPEN)
+        fd = read.open_file(full)
     except FileNotFoundError:
         return "-", ""
     except OSError:
-        return _linked(full)  # ELOOP: a symlink (or unreadable: said there)
+        return _linked(full)  # a symlink (or unreadable: said there)
     try:
         return _opened(fd, "f")
     finally:
@@ -502,33 +488,27 @@ def _state(full: str) -> tuple[str, str] | None:
 
 def _opened(fd: int, token: str) -> tuple[str, str] | None:
     try:
-        status = os.fstat(fd)
-        if stat.S_ISDIR(status.st_mode):
-            return token + " d", ""
-        if not stat.S_ISREG(status.st_mode):
-            return None
-        parts = []
-        while True:
-            part = os.read(fd, max(status.st_size + 1, 1 << 16))
-            if not part:
-                break
-            parts.append(part)
+        status, data = read.contents(fd)
     except OSError as error:
         return f"{token} e{error.errno}", ""
-    digest = cache.digest(b"".join(parts))
+    if stat.S_ISDIR(status.st_mode):
+        return token + " d", ""
+    if data is None:
+        return None  # neither a file nor a folder
+    digest = cache.digest(data)
     return f"{token} {digest}", digest
 
 
 def _linked(full: str) -> tuple[str, str] | None:
     try:
         if not stat.S_ISLNK(os.lstat(full).st_mode):
-            os.close(os.open(full, _OPEN))
+            os.close(read.open_file(full))
             return None  # openable now: it changed under us
     except OSError as error:
         return f"e{error.errno}", ""
     token = f"l {os.readlink(full)} {os.path.realpath(full)}"
     try:
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = read.open_file(full, follow=True)
     except OSError as error:
         return f"{token} e{error.errno}", ""
     try:

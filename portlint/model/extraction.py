@@ -2,8 +2,15 @@
 what the code analyses found, or why it could not be parsed."""
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 from portlint.model.records import Struct
 from portlint.model.sites import Command, Site
+
+# What the code analyses export of a module for the modules that import it (the analysis's own
+# record, portlint.analysis.sockets.imports.Export, which sits above the model): named where a result
+# is decoded from the cache (portlint.stages.perfile.RESULT).
+Export = TypeVar("Export")
 
 _NEVER = 10**9
 _PORT_WORDS = {"zero": "port 0", "scanned": "a scanned port"}
@@ -173,12 +180,12 @@ class Launcher(Struct, frozen=True):
     default: int = 0  # its default when that is a literal port (0: none)
 
 
-class Facts(Struct, frozen=True):
+class Facts(Struct, Generic[Export], frozen=True):
     """What the code analyses found in one file, and its helpers' summaries for other modules."""
 
     handoffs: tuple[PortHandOff, ...] = ()
     starts: tuple[RepeatedStart, ...] = ()
-    exports: tuple = ()  # of analysis.sockets.imports.Export
+    exports: tuple[Export, ...] = ()
     launchers: tuple[Launcher, ...] = ()  # its functions that leave a listener running
     waiters: tuple[str, ...] = ()  # its functions that wait for a process to exit (a teardown to their callers)
 
@@ -193,14 +200,14 @@ class Suppression(Struct, frozen=True):
     end: int
 
 
-class Extraction(Struct, frozen=True):
+class Extraction(Struct, Generic[Export], frozen=True):
     sites: tuple[Site, ...] = ()
     suppressions: tuple[Suppression, ...] = ()
     error: str = ""
     error_line: int = 1
     error_column: int = 1
     commands: tuple[Command, ...] = ()
-    sockets: Facts | None = None  # Python: what the code analyses found, plain data
+    sockets: Facts[Export] | None = None  # Python: what the code analyses found, plain data
     note: str = ""  # the file is skipped, not broken: why (a template that is YAML only once rendered)
 
 

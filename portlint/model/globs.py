@@ -63,3 +63,8 @@ def matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
         return search is not None and search(path) is not None
 
     return matches
+
+
+def files_match(patterns: tuple[str, ...], path: str) -> bool:
+    """The path matches one of the patterns; no patterns match every path (a band without `files`)."""
+    return not patterns or matcher(patterns)(path)

@@ -2,14 +2,17 @@
 a rule sees (the bands plus every site found)."""
 from __future__ import annotations
 
+from collections import defaultdict
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
 from portlint.model.extraction import CodeFile
+from portlint.model.globs import files_match
 from portlint.model.naming import range_stem
 from portlint.model.ports import span
 from portlint.model.records import Struct, field
 from portlint.model.scope import DEFAULT_TEST_PATHS, in_tests, mocked
+from portlint.model.selectors import bare, name_matches, suffixes
 from portlint.model.sites import Command, Failure, Site, Written, ranges_and_singles
 
 if TYPE_CHECKING:
@@ -153,6 +156,11 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         """True for a bound of a written range over the whole port space (Written.every_port)."""
         return id(site) in self._every_port_sites
 
+    @cached_property
+    def claims(self) -> Claims:
+        """Which band claims a site (`Claims.claim`): indexed once per layout."""
+        return Claims(self.bands)
+
     def band(self, name: str) -> Band | None:
         for band in self.bands:
             if band.name == name:
@@ -172,14 +180,30 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         )
 
 
+class Claims:
+    """Every selector and `ports:` name of the bands, indexed by name: a site is looked up by
+    its names and their dotted suffixes (portlint.model.selectors) instead of trying every
+    selector of every band."""
 
-def name_matches(selector: str, name: str) -> bool:
-    """A selector matches a name whole, or a dotted suffix of it at a dot boundary.
+    def __init__(self, bands: tuple[Band, ...]) -> None:
+        self.index: dict[str, list[tuple[tuple[int, int], Band, Selector | None]]] = defaultdict(list)
+        for order, band in enumerate(bands):
+            for rank, selector in enumerate(band.sites):
+                self.index[bare(selector.name)].append(((order, rank), band, selector))
+            for name, _ in band.ports:
+                self.index[bare(name)].append(((order, len(band.sites)), band, None))
 
-    `generation.port_range_low` matches `policy.generation.port_range_low`;
-    `--min-worker-port` and `min-worker-port` name the same long option.
-    """
-    selector = selector.lstrip("-") if selector.startswith("--") else selector
-    name = name[2:] if name.startswith("--") else name
-    return name == selector or name.endswith("." + selector)
-
+    def claim(self, site: Site) -> tuple[Band, str] | None:
+        """The first band (in declaration order) claiming the site, and the role it gives.
+        Within a band its selectors come first, in order, then its `ports:` names."""
+        if not self.index:
+            return None
+        found = [c for name in site.names for suffix in suffixes(name) for c in self.index.get(suffix, ())]
+        for _, band, selector in sorted(found, key=lambda c: c[0]):
+            if not files_match(band.files, site.path):
+                continue
+            if selector is None:
+                return band, site.role
+            if (not selector.kind or selector.kind == site.kind) and files_match(selector.files, site.path):
+                return band, selector.role or site.role
+        return None

@@ -5,6 +5,7 @@ import re
 from collections.abc import Iterable
 
 from portlint.model.ports import BASE, HIGH, LOW, PORT
+from portlint.model.selectors import bare, suffixes
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
@@ -54,7 +55,7 @@ class NameFilter:
 
     def __init__(self, selector_names: Iterable[str] = ()) -> None:
         self.selector_names = tuple(sorted(set(selector_names)))
-        self._selected = frozenset(_bare(name) for name in self.selector_names)
+        self._selected = frozenset(bare(name) for name in self.selector_names)
         self._cache: dict[str, bool] = {}
 
     def wants(self, name: str) -> bool:
@@ -64,12 +65,5 @@ class NameFilter:
         return known
 
     def _selects(self, name: str) -> bool:
-        """`name_matches` against every selector at once: whole name or a dotted suffix."""
-        name = _bare(name)
-        if name in self._selected:
-            return True
-        return any(name[i + 1:] in self._selected for i, char in enumerate(name) if char == ".")
-
-
-def _bare(name: str) -> str:
-    return name[2:] if name.startswith("--") else name
+        """Whether a selector matches the name (portlint.model.selectors), every selector at once."""
+        return not self._selected.isdisjoint(suffixes(name))

@@ -5,7 +5,7 @@ NAME, NEEDS_LAYOUT, a docstring (the user documentation `portlint rule CODE`
 prints) and `check(layout) -> Iterator[Problem]`. `portlint host`'s rules (HOST,
 H codes, portlint/rules/host_*.py): CODE, NAME, the docstring and
 `check(targets, kernel) -> Iterator[Problem]` (portlint/stages/layout/targets.py).
-A rule reads the facts of the layout it names in NEEDS (see portlint.engine.FACTS).
+A rule reads the facts of the layout it names in NEEDS (see portlint.stages.layout.build.FACTS).
 A rule with `judge(layout, suppressions, used, enabled, data_of)` instead of
 `check` runs after the others, over the suppressions they used (PL002).
 """

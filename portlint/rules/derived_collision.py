@@ -23,9 +23,10 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 
-from portlint.model.layout import Band, Layout, name_matches
+from portlint.model.layout import Band, Layout
 from portlint.model.ports import MAX_PORT, PORT
 from portlint.model.problems import Problem
+from portlint.model.selectors import name_matches
 from portlint.model.sites import Site, Written
 
 CODE = "PL204"

@@ -29,7 +29,7 @@ from portlint.model.ports import HIGH, LOW
 from portlint.model.problems import Problem
 from portlint.model.records import replace
 from portlint.model.sites import Site
-from portlint.stages.layout.bind import band_for, canonical
+from portlint.stages.layout.bind import canonical
 
 CODE = "PL501"
 NAME = "doc-drift"
@@ -83,7 +83,7 @@ def _ambiguous(layout: Layout, site: Site) -> bool:
     """A line naming ports of two bands states nothing checkable about either."""
     bands = set()
     for name in site.names:
-        claim = band_for(replace(site, name=name, aliases=()), layout.bands)
+        claim = layout.claims.claim(replace(site, name=name, aliases=()))
         if claim is not None:
             bands.add(claim[0].name)
     return len(bands) > 1

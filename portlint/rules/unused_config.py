@@ -27,10 +27,11 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from portlint.config.suggest import did_you_mean
+from portlint.model.globs import files_match
 from portlint.model.layout import Band, Layout, Selector
 from portlint.model.problems import Problem
+from portlint.model.selectors import bare, suffixes
 from portlint.model.sites import Site
-from portlint.stages.layout.bind import files_match
 
 if TYPE_CHECKING:  # built by portlint/stages/layout/usage.py, read here
     from portlint.config.positions import Key
@@ -89,14 +90,14 @@ def _detail(dropped: Dropped) -> str:
 def _selectors(layout: Layout, usage: Usage) -> Iterator[Problem]:
     by_suffix: dict[str, list[Site]] = defaultdict(list)
     for site in layout.sites:
-        for name in dict.fromkeys(_bare(n) for n in site.names):
-            for suffix in _suffixes(name):
+        for name in dict.fromkeys(bare(n) for n in site.names):
+            for suffix in suffixes(name):
                 by_suffix[suffix].append(site)
     bound = {site.band for site in layout.sites if site.band}
     for band in layout.bands:
         unmatched = 0
         for index, selector in enumerate(band.sites):
-            named = by_suffix.get(_bare(selector.name), [])
+            named = by_suffix.get(bare(selector.name), [])
             if any(_selects(band, selector, site) for site in named):
                 continue
             unmatched += 1
@@ -111,7 +112,7 @@ def _selectors(layout: Layout, usage: Usage) -> Iterator[Problem]:
                 message += _closest(selector.name, layout)
             yield _at(usage, where, message)
         for port_name, _ in band.ports:
-            if any(files_match(band.files, site.path) for site in by_suffix.get(_bare(port_name), [])):
+            if any(files_match(band.files, site.path) for site in by_suffix.get(bare(port_name), [])):
                 continue
             unmatched += 1
             message = f"port name {port_name} of band {band.name} matches no site" + _closest(port_name, layout)
@@ -125,10 +126,10 @@ def _why_empty(layout: Layout, band: Band, by_suffix: Mapping[str, list[Site]]) 
     if not band.sites and not band.ports:
         return "it names no sites and no ports"
     claimed = sorted({
-        site.band for selector in band.sites for site in by_suffix.get(_bare(selector.name), [])
+        site.band for selector in band.sites for site in by_suffix.get(bare(selector.name), [])
         if _selects(band, selector, site) and site.band
     } | {
-        site.band for name, _ in band.ports for site in by_suffix.get(_bare(name), [])
+        site.band for name, _ in band.ports for site in by_suffix.get(bare(name), [])
         if files_match(band.files, site.path) and site.band
     })
     if claimed:
@@ -157,10 +158,3 @@ def _at(usage: Usage, key: Key, message: str) -> Problem:
             break
     return Problem(usage.config_path or ".", line, column, CODE, message, None, line, column)  # ".": --config KEY=VALUE
 
-
-def _bare(name: str) -> str:
-    return name[2:] if name.startswith("--") else name
-
-
-def _suffixes(name: str) -> list[str]:
-    return [name, *(name[i + 1:] for i, char in enumerate(name) if char == ".")]

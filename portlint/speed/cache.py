@@ -1,6 +1,6 @@
 """Per-file results kept by content between runs, as ruff keeps its own: `.portlint_cache/`.
 
-The per-file stage (`engine.extract_file`) is a pure function of a file's path,
+The per-file stage (`portlint.stages.perfile.extract_file`) is a pure function of a file's path,
 kind and bytes, the config's name filter, and whether the file is one side of a
 frozen pair. A result is reused when all of these are the same and so is
 portlint itself: the salt of a cache file is portlint's version, a hash of its
@@ -23,12 +23,12 @@ goes on without it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
-import importlib
 import importlib.util
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,8 @@ from portlint import __version__
 
 DIRECTORY = ".portlint_cache"
 ENVIRONMENT = "PORTLINT_CACHE_DIR"  # the folder, when the user names it in the environment
-FORMAT = 2  # 2: sha256 digests, and the prefilter's decisions beside the results
-_PACKAGES = ("portlint", "portlint.rules")  # whose source files make up the salt
+FORMAT = 3  # 3: each result as msgspec's JSON of its records
+_PACKAGES = ("portlint",)  # whose source files make up the salt (portlint.rules is inside it)
 
 
 def digest(data: bytes) -> str:
@@ -101,18 +101,20 @@ def folder(root: Path, given: Path | None = None) -> Path | None:
 
 
 class Cache:
-    """The index of one salt: path -> (key, result), loaded once, saved once."""
+    """The index of one salt: path -> (key, result), loaded once, saved once. `kind` is the type a
+    result is (msgspec decodes an entry to it, or the entry is computed again)."""
 
-    def __init__(self, root: Path, salt: str, given: Path | None = None) -> None:
+    def __init__(self, root: Path, salt: str, kind: Any, given: Path | None = None) -> None:
         where = folder(root, given)
         self.outside = where is None  # a default folder leading out of the repository: not used
         self.directory = root / DIRECTORY if where is None else where
         self.path = self.directory / __version__ / salt
         self.salt = salt
-        self._stored: dict[str, list[Any]] = {}  # path -> [key, encoded result]
-        self._kept: dict[str, list[Any]] = {}  # what this run saw: the next index
-        self._decided: dict[str, list[Any]] = {}  # path -> [key, worth parsing]
-        self._decisions: dict[str, list[Any]] = {}  # what this run decided: the next index
+        self.kind = kind
+        self._stored: dict[str, tuple[str, Any]] = {}  # path -> (key, the result's JSON: msgspec.Raw)
+        self._kept: dict[str, tuple[str, Any]] = {}  # what this run saw: the next index
+        self._decided: dict[str, tuple[str, bool]] = {}  # path -> (key, worth parsing)
+        self._decisions: dict[str, tuple[str, bool]] = {}  # what this run decided: the next index
         self.changed = False
         self._load()
 
@@ -122,17 +124,15 @@ class Cache:
         try:
             stored = self.path.read_bytes()
         except OSError:
-            return  # none yet (a first run, and json is not imported for it)
-        import json
+            return  # none yet (a first run)
+        import msgspec
 
         try:
-            index = json.loads(stored)
-            if index.get("format") == FORMAT and index.get("salt") == self.salt and isinstance(index.get("files"), dict):
-                self._stored = index["files"]
-                decided = index.get("decisions")
-                self._decided = decided if isinstance(decided, dict) else {}
-        except (ValueError, AttributeError, RecursionError):
-            self._stored, self._decided = {}, {}  # unreadable or corrupt: start over
+            index: Any = msgspec.json.decode(stored, type=_index())
+        except (msgspec.DecodeError, RecursionError):
+            return  # unreadable, corrupt or foreign: start over
+        if index.format == FORMAT and index.salt == self.salt:
+            self._stored, self._decided = index.files, index.decisions
 
     def empty(self) -> bool:
         """Nothing stored for this salt: a first run (every file is read and extracted)."""
@@ -141,23 +141,25 @@ class Cache:
     def decision(self, path: str, key: str) -> bool | None:
         """Whether the prefilter kept this file with these bytes last time; None when unknown."""
         entry = self._decided.get(path)
-        if not (isinstance(entry, list) and len(entry) == 2 and entry[0] == key and isinstance(entry[1], bool)):
+        if entry is None or entry[0] != key:
             return None
         self._decisions[path] = entry
         return entry[1]
 
     def decide(self, path: str, key: str, worth: bool) -> None:
-        self._decisions[path] = [key, worth]
+        self._decisions[path] = (key, worth)
         self.changed = True
 
     def get(self, path: str, key: str) -> Any | None:
-        """The result stored for this path under this key; None when absent, stale or undecodable."""
+        """The result stored for this path under this key; None when absent, stale or not of the kind."""
         entry = self._stored.get(path)
-        if not (isinstance(entry, list) and len(entry) == 2 and entry[0] == key):
+        if entry is None or entry[0] != key:
             return None
+        import msgspec
+
         try:
-            value = decode(entry[1])
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, ImportError, RecursionError):
+            value = decode(entry[1], self.kind)
+        except (msgspec.DecodeError, RecursionError):
             return None  # a foreign or damaged entry: computed again and rewritten
         self._kept[path] = entry
         return value
@@ -165,20 +167,21 @@ class Cache:
     def keep(self, path: str, key: str) -> None:
         """Keep the stored result in the next index (`get` found it, maybe in another process)."""
         entry = self._stored.get(path)
-        if isinstance(entry, list) and len(entry) == 2 and entry[0] == key:
+        if entry is not None and entry[0] == key:
             self._kept[path] = entry
 
-    def put_encoded(self, path: str, key: str, encoded: Any) -> None:
-        """`put` of a value `encode` gave (in another process of the pool)."""
-        self._kept[path] = [key, encoded]
+    def put_encoded(self, path: str, key: str, encoded: bytes) -> None:
+        """`put` of a result `encode` gave (in another process of the pool)."""
+        import msgspec
+
+        self._kept[path] = (key, msgspec.Raw(encoded))
         self.changed = True
 
     def put(self, path: str, key: str, value: Any) -> None:
         try:
-            self._kept[path] = [key, encode(value)]
-        except TypeError:
-            return  # a value the codec does not know: not cached
-        self.changed = True
+            self.put_encoded(path, key, encode(value))
+        except (TypeError, ValueError):
+            return  # a value msgspec does not encode, or text that is not UTF-8: not cached
 
     def save(self) -> str:
         """Write the index when it changed; a note when it cannot be written, else ""."""
@@ -189,8 +192,7 @@ class Cache:
         try:
             prepare_directory(self.directory)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            index = {"format": FORMAT, "salt": self.salt, "files": self._kept, "decisions": self._decisions}
-            write_atomic(self.path, _encoded(index))
+            write_atomic(self.path, _encoded(FORMAT, self.salt, self._kept, self._decisions))
         except OSError as error:
             return f"{self._shown()}: not written ({error.strerror or error}); the run went on without the cache"
         return ""
@@ -199,19 +201,61 @@ class Cache:
         return DIRECTORY if self.directory.name == DIRECTORY else str(self.directory)
 
 
-def _encoded(index: dict[str, Any]) -> bytes:
-    """The index as JSON: by msgspec, ~10x json's speed (AReaL's in 0.2 ms against 2.1, after the
-    check's output; imported here, as a replayed check imports this module and never msgspec),
-    or by json where a path is not UTF-8 (a name git lists, kept as surrogates: msgspec refuses
-    them, json escapes them)."""
+def encode(value: Any) -> bytes:
+    """A result as the index keeps it: msgspec's JSON of it. TypeError for a value msgspec does
+    not encode, UnicodeEncodeError (a ValueError) for text that is not UTF-8."""
     import msgspec.json
 
+    return msgspec.json.encode(value)
+
+
+def decode(data: Any, kind: Any) -> Any:
+    """JSON `encode` gave (bytes, or msgspec.Raw), read back as `kind`: its records and nothing
+    else (msgspec.ValidationError, a DecodeError, for anything else)."""
+    import msgspec.json
+
+    return msgspec.json.decode(data, type=kind, dec_hook=_hashable)
+
+
+@functools.cache
+def _index() -> type:
+    """The index as msgspec decodes it: each result left as its JSON (decoded when asked for)."""
+    import msgspec
+
+    return msgspec.defstruct("Index", [
+        ("format", int), ("salt", str),
+        ("files", dict[str, tuple[str, msgspec.Raw]], {}), ("decisions", dict[str, tuple[str, bool]], {}),
+    ])
+
+
+def _hashable(kind: Any, value: Any) -> Any:
+    """msgspec's hook for a value annotated `Hashable` (a set member, a key of any shape): JSON's
+    arrays read back as tuples."""
+    if kind is not Hashable:
+        raise TypeError(f"cannot decode {kind!r}")
+    return tuple(_hashable(kind, item) for item in value) if isinstance(value, list) else value
+
+
+def _encoded(format: int, salt: str, files: dict[str, tuple[str, Any]], decisions: dict[str, tuple[str, bool]]) -> bytes:
+    """The index as JSON, by msgspec. A path git gave as surrogates (a file name that is not
+    UTF-8) cannot be written as JSON text: it is left out (that file is computed on each run)."""
+    import msgspec.json
+
+    index = {"format": format, "salt": salt, "files": files, "decisions": decisions}
     try:
         return msgspec.json.encode(index)
     except UnicodeEncodeError:
-        import json
+        index["files"] = {path: entry for path, entry in files.items() if _utf8(path)}
+        index["decisions"] = {path: entry for path, entry in decisions.items() if _utf8(path)}
+        return msgspec.json.encode(index)
 
-        return json.dumps(index, separators=(",", ":")).encode()
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def prepare_directory(directory: Path) -> None:
@@ -247,88 +291,3 @@ def clean(root: Path, given: Path | None = None) -> bool:
         return False
     shutil.rmtree(directory)
     return True
-
-
-# -- the codec: portlint's records and the builtin containers, as JSON ------------------
-# A container is a list whose first item says what it is: ["t", ...] tuple, ["l", ...] list,
-# ["f", ...] frozenset, ["s", ...] set, ["d", k, v, ...] dict, ["b", hex] bytes,
-# ["@module:Class", field, ...] a record of portlint (its fields in order).
-_CLASSES: dict[str, type] = {}
-
-
-def encode(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        return ["t", *map(encode, value)]
-    if isinstance(value, list):
-        return ["l", *map(encode, value)]
-    if isinstance(value, frozenset):
-        return ["f", *map(encode, value)]
-    if isinstance(value, set):
-        return ["s", *map(encode, value)]
-    if isinstance(value, dict):
-        return ["d", *(encode(x) for item in value.items() for x in item)]
-    if isinstance(value, bytes):
-        return ["b", value.hex()]
-    shape = _SHAPES.get(type(value)) or _shape(type(value))
-    tag, names = shape
-    return [tag, *(encode(getattr(value, name)) for name in names)]
-
-
-_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {}
-
-
-def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
-    """A portlint record's tag and field names; TypeError for anything else."""
-    from msgspec import Struct  # here, not at the top: a replayed check never imports msgspec
-
-    if not (isinstance(cls, type) and issubclass(cls, Struct) and cls.__module__.startswith("portlint.")):
-        raise TypeError(f"not cacheable: {cls.__name__}")
-    tag = f"@{cls.__module__}:{cls.__qualname__}"
-    _CLASSES.setdefault(tag, cls)
-    _SHAPES[cls] = tag, cls.__struct_fields__  # the order __init__ takes them in
-    return _SHAPES[cls]
-
-
-def decode(value: Any) -> Any:
-    if type(value) is not list:
-        if isinstance(value, dict):
-            raise ValueError("a bare mapping")
-        return value
-    tag = value[0]
-    items = [decode(x) if type(x) is list else x for x in value[1:]]  # most items are plain: no call
-    if tag == "t":
-        return tuple(items)
-    if tag == "l":
-        return items
-    if tag == "f":
-        return frozenset(items)
-    if tag == "s":
-        return set(items)
-    if tag == "d":
-        return dict(zip(items[::2], items[1::2]))
-    if tag == "b":
-        return bytes.fromhex(items[0])
-    cls = _CLASSES.get(tag) or _class(tag)
-    if len(_SHAPES[cls][1]) != len(items):
-        raise ValueError(f"{tag}: {len(items)} fields, expected {len(_SHAPES[cls][1])}")
-    return cls(*items)
-
-
-def _class(tag: str) -> type:
-    """A record of portlint named by a tag; anything else is refused (never arbitrary code)."""
-    if not (isinstance(tag, str) and tag.startswith("@portlint.")):
-        raise ValueError(f"unknown tag {tag!r}")
-    module, _, name = tag[1:].partition(":")
-    cls: Any = importlib.import_module(module)
-    for part in name.split("."):
-        cls = getattr(cls, part)
-    if not isinstance(cls, type) or cls.__module__ != module:
-        raise ValueError(f"not a portlint record: {tag!r}")
-    try:
-        _shape(cls)
-    except TypeError:
-        raise ValueError(f"not a portlint record: {tag!r}") from None
-    return cls
-

@@ -68,7 +68,7 @@ def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
 
 
 def port_token(data: bytes, which: int | None = None) -> bool:
-    """Whether the bytes hold a port token (discover.Prefilter's), or the `which`th of
+    """Whether the bytes hold a port token (the prefilter's, portlint.stages.prefilter), or the `which`th of
     RE2_PORT_TOKENS, found in the same pass."""
     if which is None:
         return _bits(data) >> _TOKENS_AT != 0

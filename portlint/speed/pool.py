@@ -2,21 +2,25 @@
 
 Every process takes the next task from one pipe, a byte per task, until it is empty: a
 read cannot split a byte, so no task is taken twice, and the processes finish close
-together when the last tasks are small. The workers see this process's memory as it was
+together when the last tasks are small (`tasks`, `runs` and `reading` split the work so). The workers see this process's memory as it was
 at the fork (the tasks' inputs are never sent). A worker sends each task's result as soon
 as it has it, pickled in a frame of its own, down a pipe of its own; this process reads what
 has come between its own tasks, so that neither pickling nor unpickling waits for the last
 task. A worker that dies leaves the tasks whose frames did not come to this process, which
 does them itself; so does a machine where no pipe or process can be made.
-(concurrent.futures, which this replaced, left this process idle while the workers ran,
-cost a round trip per task and its own imports: README, "Speed".)
+Nothing here knows what the tasks are: the caller gives their kinds, sizes and the modules
+each kind imports. (concurrent.futures, which this replaced, left this process idle while the
+workers ran, cost a round trip per task and its own imports.)
 """
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import struct
-from collections.abc import Callable
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 TASKS = 256  # as many as a byte numbers
@@ -24,6 +28,96 @@ _LENGTH = struct.Struct("<I")  # a frame's length, before the frame: (task numbe
 _PIPE_BYTES = 1 << 20  # results a worker may send before this process reads them (Linux: F_SETPIPE_SZ)
 
 
+# -- how many processes, and which task does what ----------------------------------------
+PARALLEL_BYTES = 1 << 19  # less input to work on than this and one process is faster (docs/performance.md)
+EAGER_FILES = 8  # with nothing done before (no cache), as many files left to read as this and two processes are faster
+RARE, RARE_BYTES = 4, 1 << 16  # items of one kind: as few and as small as this and they are one task (`tasks`)
+READ_TASKS = 160  # of the pool's tasks, at most this many read the rest of a listing (`reading`)
+RARE_READS = 200  # files of a kind whose modules are not imported: as few as this and they are one task (`reading`)
+_TAIL_RUNS = 3  # the halving runs cut two runs' worth into five: three more (`runs`)
+
+
+def workers(size: int, rest: int = 0) -> int:
+    """Processes for work on `size` bytes, with `rest` files left to read (0 once reading is
+    known to be cheap: results kept from an earlier run)."""
+    wanted = os.environ.get("PORTLINT_WORKERS", "")
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)  # a fixed number, whatever the size (1: never a pool)
+    if size < PARALLEL_BYTES and rest < EAGER_FILES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return min(cores, 8)
+
+
+def preload(modules: Iterable[str]) -> None:
+    """Import, once, before the pool forks, what every process's tasks import on first use: else
+    each worker imports it all again."""
+    for module in modules:
+        importlib.import_module(module)
+
+
+def imported(modules: Iterable[str]) -> bool:
+    """Whether this process has imported every one of the modules."""
+    return all(module in sys.modules for module in modules)
+
+
+def tasks(kinds: Sequence[str], sizes: Sequence[int], count: int) -> tuple[list[list[int]], set[str]]:
+    """At most `count` tasks (item indices) over items of these kinds and sizes, and the kinds
+    whose modules every process needs. A kind with at most RARE items, RARE_BYTES in all, is one
+    task, first in the queue, and only the process that takes it imports what it needs. The rest
+    are runs of items, largest first, so that no process is left holding the longest one at the
+    end, the smallest a few together, the last runs halving (`runs`)."""
+    by_kind: dict[str, list[int]] = defaultdict(list)
+    for index, kind in enumerate(kinds):
+        by_kind[kind].append(index)
+    rare = sorted(kind for kind, indices in by_kind.items()
+                  if len(indices) <= RARE and sum(sizes[i] for i in indices) <= RARE_BYTES)
+    order = sorted((i for i, kind in enumerate(kinds) if kind not in rare), key=lambda i: -sizes[i])
+    split = [by_kind[kind] for kind in rare] + runs(order, [sizes[i] for i in order], count - 1 - len(rare))
+    return split, set(by_kind) - set(rare)
+
+
+def runs(items: list[int], sizes: list[int], count: int) -> list[list[int]]:
+    """`items` cut, in order, into at most `count + 1` runs: of about equal total size (the
+    largest items each alone, the many small ones together) until two runs' worth is left,
+    then each run half of what is left, down to an eighth of a run. A run's cost is known only
+    once it is done, so the last ones are small: the processes then finish close together."""
+    tail = min(_TAIL_RUNS, count // 4)  # kept for the halving runs
+    left = sum(sizes)
+    target = max(left / max(count - tail, 1), 1)
+    split: list[list[int]] = []
+    total = 0
+    for item, size in zip(items, sizes):
+        if not split or (total >= min(target, max(left / 2, target / 8)) and len(split) <= count):
+            split.append([])
+            total = 0
+        split[-1].append(item)
+        total += size
+        left -= size
+    return split
+
+
+def reading(items: list[int], kinds: list[str], sizes: list[int], count: int,
+            modules: Mapping[str, Sequence[str]]) -> list[list[int]]:
+    """At most `count` tasks reading `items` (of these kinds and sizes). A kind of few files
+    (RARE_READS at most, a quarter of them at most) whose `modules` this process has not
+    imported is one task, first, so that only the process taking it imports them; the rest
+    largest first, the small files together, the last runs halving (`runs`: the processes then
+    finish close together, wherever the listing puts its heavy files)."""
+    by_kind: dict[str, list[int]] = defaultdict(list)
+    for item, kind in zip(items, kinds):
+        by_kind[kind].append(item)
+    alone = [kind for kind, group in sorted(by_kind.items())
+             if len(group) <= min(RARE_READS, len(items) // 4) and not imported(modules.get(kind, ()))]
+    size_of = dict(zip(items, sizes))
+    rest = sorted((item for item, kind in zip(items, kinds) if kind not in alone), key=lambda i: -size_of[i])
+    return [by_kind[kind] for kind in alone] + runs(rest, [size_of[i] for i in rest], count - len(alone) - 1)
+
+
+# -- the pool ---------------------------------------------------------------------------
 def run(count: int, do: Callable[[int], Any], workers: int, meanwhile: Callable[[], object] = lambda: None) -> list[Any]:
     """`do(number)` of every task number below `count` (at most TASKS), in order, by this
     process and up to `workers - 1` forked from it; `meanwhile()` by this process once the

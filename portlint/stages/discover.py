@@ -1,4 +1,4 @@
-"""Which files to read, what kind each is, and a byte prefilter that skips the rest.
+"""Which files to read, and what kind each is.
 
 Inside a git work tree git's own view decides (tracked files plus untracked ones
 that are not ignored); elsewhere a walk that honours `.gitignore` files and stays
@@ -8,16 +8,12 @@ Symlinks that resolve outside the root are never followed.
 """
 from __future__ import annotations
 
-import mmap
 import os
-import re
-from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from portlint.model.globs import matcher
-from portlint.speed.needles import port_token
 
 if TYPE_CHECKING:
     import pathspec
@@ -50,90 +46,9 @@ _KINDS = {
 }
 _SHELLS = (b"sh", b"bash", b"dash", b"ksh", b"zsh")
 
-# A word-boundary `port`: `_port`, `-port`, `.port`, `PORT`, camel-case `containerPort`,
-# but not `import`, `export`, `support` or `report`. Each spelling is its own pattern that
-# starts with its literal, the look-behinds after it: `re` then scans for the literal
-# (~10x faster over a real repository than one pattern opening with an alternation, and
-# ~30x faster than one opening with a look-behind).
-_PORT_TOKENS = (
-    rb"port(?<![A-Za-z]port)",
-    rb"Port(?:(?<![A-Za-z]Port)|(?<=[a-z]Port))",
-    rb"PORT(?:(?<![A-Za-z]PORT)|(?<=[a-z]PORT))",
-)
-# `port` as a word of a name, as naming.words splits one (underscores, other non-alphanumerics and
-# a lower-to-upper case change): `MASTER_PORT`, `--port`, `containerPort`, `portX`, but not
-# `ports`, `portion`, `port2` or `HTTPPort`. Every port-like name holds one (naming.is_port_name):
-# a statement without one (or a selector's key) writes none. Each spelling starts with its literal,
-# and matches only where the port token of RE2_PORT_TOKENS at its index does (a port word is one
-# whose byte before is no letter, or no upper-case one): extract.python._hot_lines looks only for
-# those the one pass of portlint.speed.needles finds.
-PORT_WORDS = (
-    rb"port(?<![A-Za-z0-9]port)(?![a-z0-9])",
-    rb"Port(?<![A-Z]Port)(?![a-z0-9])",
-    rb"PORT(?<![A-Z]PORT)(?![A-Za-z0-9])",
-)
-
-
 class Candidate(NamedTuple):  # not a Struct: the warm path (runcache) lists files and imports no msgspec
     path: str  # relative to the root, POSIX separators
     kind: str
-
-
-class Prefilter:
-    """Port tokens and selector names: a file where `search` finds none holds no site."""
-
-    def __init__(self, tokens: tuple[re.Pattern[bytes], ...], names: tuple[bytes, ...], keys: tuple[bytes, ...] = ()) -> None:
-        self.tokens = tokens
-        self.names = names  # plain substrings: `bytes.find` is faster than any regex for them
-        self.keys = keys  # the last key of every selector name (`b` of `a.b`, `ports` of `ports[0]`)
-        # The tokens are _PORT_TOKENS: `held` may take them from portlint.speed.needles.
-        self.with_literals = tuple(token.pattern for token in tokens) == _PORT_TOKENS
-
-    def search(self, data: bytes | mmap.mmap) -> re.Match[bytes] | bool | None:
-        """Something truthy where a token or name occurs (a match of a token), else None."""
-        for token in self.tokens:
-            found = token.search(data)
-            if found is not None:
-                return found
-        return True if any(data.find(name) != -1 for name in self.names) else None
-
-    def held(self, data: bytes) -> bool:
-        """Whether `search` finds something, the tokens taken from the pass that finds every
-        literal a byte test asks about (portlint.speed.needles): for a file those tests read anyway
-        (Python), no pass of their own (on AReaL ~10-15 ms of CPU)."""
-        if not self.with_literals:
-            return bool(self.search(data))
-        return port_token(data) or any(data.find(name) != -1 for name in self.names)
-
-    def hits(self, data: bytes) -> list[int]:
-        """Every offset where a token or a name occurs (unordered): where `search` could stop."""
-        found = [match.start() for token in self.tokens for match in token.finditer(data)]
-        for name in self.names:
-            at = data.find(name)
-            while at != -1:
-                found.append(at)
-                at = data.find(name, at + 1)
-        return found
-
-
-def prefilter(extra_names: Iterable[str] = ()) -> Prefilter:
-    return _prefilter(tuple(sorted(set(extra_names))))
-
-
-@lru_cache(maxsize=16)
-def _prefilter(extra_names: tuple[str, ...]) -> Prefilter:
-    """Port tokens and selector names, whose absence proves a file holds no site.
-
-    Names the port token already finds are left out: every extra one is another
-    search over every byte of every file.
-    """
-    tokens = tuple(re.compile(token) for token in _PORT_TOKENS)
-    names = {name.lstrip("-").encode() for name in extra_names if name.strip("-")}
-    # A selector's dotted path is never written whole: `cluster.gcs_slot` is the key
-    # `gcs_slot` under `cluster:`, `Engine.port` an attribute in a class body. Its last key is.
-    keys = {name.rsplit(b".", 1)[-1].split(b"[", 1)[0] for name in names} - {b""}
-    kept = tuple(sorted(key for key in keys if not any(token.search(key) for token in tokens)))
-    return Prefilter(tokens, kept, tuple(sorted(keys)))
 
 
 def may_read(path: str) -> bool:
@@ -160,11 +75,53 @@ def kind_of(path: str, head: bytes = b"") -> str:
     return "python" if name.startswith(b"python") else ""
 
 
+class Listed(NamedTuple):
+    """Paths a caller listed before the run (the warm path, from git), and the sizes of those it
+    stat'ed: the run lists nothing again and stats nothing again."""
+
+    files: list[str]
+    sizes: dict[str, int]
+
+
+class Listing(NamedTuple):
+    """The files a check reads, with their kinds, in a stable order; whether git listed them (else
+    the walk did); the sizes a caller knew of them (`size` asks the file system for the others)."""
+
+    root: Path
+    files: list[Candidate]
+    by_git: bool
+    sizes: Mapping[str, int]
+
+    def size(self, path: str) -> int:
+        """A listed file's size, as known, else as it is now (0 when it cannot be told). Only for
+        sharing the work: a stat per file costs ~4 us."""
+        known = self.sizes.get(path)
+        if known is not None:
+            return known
+        try:
+            return os.stat(os.path.join(self.root, path)).st_size
+        except OSError:
+            return 0
+
+
+def listing(root: Path, include: Iterable[str], exclude: Iterable[str], given: Listed | None = None) -> Listing:
+    """The files under root to check (`given`: git's listing of them, taken before the run)."""
+    files = given.files if given is not None else git_files(root)
+    by_git = files is not None
+    found = list(_kinds(root, include, exclude, files if files is not None else _walk(root)))
+    return Listing(root, found, by_git, given.sizes if given is not None else {})
+
+
 def candidates(root: Path, include: Iterable[str], exclude: Iterable[str]) -> Iterator[Candidate]:
     """Files under root to check, with their kind, in a stable order."""
+    files = git_files(root)
+    return _kinds(root, include, exclude, files if files is not None else _walk(root))
+
+
+def _kinds(root: Path, include: Iterable[str], exclude: Iterable[str], listed: Iterable[str]) -> Iterator[Candidate]:
     included = matcher(tuple(include))
     excluded = matcher((*DEFAULT_EXCLUDE, *exclude))
-    for path in sorted(_listed(root)):
+    for path in sorted(listed):
         suffix = os.path.splitext(path)[1].lower()
         if not _readable(suffix):
             continue  # a suffix no extractor reads (`.go`, `.json`): no glob can give it a kind
@@ -188,47 +145,6 @@ def _head(path: Path) -> bytes:
         return b""
 
 
-_LISTED_BY: dict[Path, bool] = {}  # root -> whether git listed its files (this process's last listing)
-_SEEDED: dict[Path, Callable[[], list[str] | None]] = {}  # root -> the warm path's listing (its key's), used once
-_SIZES: dict[Path, dict[str, int]] = {}  # root -> path -> size, as the warm path's stamps found them
-
-
-def _listed(root: Path) -> Iterable[str]:
-    seeded = _SEEDED.pop(root, None)
-    files = seeded() if seeded is not None else None
-    if files is None:
-        files = git_files(root)
-    _LISTED_BY[root] = files is not None
-    return files if files is not None else _walk(root)
-
-
-def seed(root: Path, files: Callable[[], list[str] | None] | None) -> None:
-    """The listing the next check of `root` uses (the one the warm path hashed), given when the
-    check asks for it (None then: git's own); None: forget it and the sizes `stated`."""
-    if files is None:
-        _SEEDED.pop(root, None)
-        _SIZES.pop(root, None)
-    else:
-        _SEEDED[root] = files
-
-
-def stated(root: Path, sizes: dict[str, int]) -> None:
-    """The sizes of listed files as the warm path's stamps found them (path -> bytes), for `size`."""
-    _SIZES[root] = sizes
-
-
-def size(root: Path, path: str) -> int:
-    """A listed file's size: as the warm path stated it, else as it is now (0 when it cannot be
-    told). Only for sharing the work: a stat per file costs ~4 us, ~4 ms of AReaL's listing."""
-    known = _SIZES.get(root, {}).get(path)
-    if known is not None:
-        return known
-    try:
-        return os.stat(os.path.join(root, path)).st_size
-    except OSError:
-        return 0
-
-
 def git_files(root: Path) -> list[str] | None:
     return listing_started(root).files()
 
@@ -240,10 +156,7 @@ def listing_started(root: Path) -> Spawned:
 
 
 def in_git(root: Path) -> bool:
-    """True when git lists the files of `root` (else the walk does): known without asking
-    git again once this process has listed them."""
-    if root in _LISTED_BY:
-        return _LISTED_BY[root]
+    """True when git lists the files of `root` (else the walk does)."""
     return git(["-C", str(root), "rev-parse", "--show-toplevel"]) is not None
 
 

@@ -1,9 +1,16 @@
-"""The one way bytes change: a fix's edits, spliced into a file's bytes where they do not overlap."""
+"""The one way bytes change: a fix's edits, spliced into a file's bytes where they do not overlap;
+and the fix loop, which applies every applicable fix and checks again until nothing is left."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
 
 from portlint.model.edits import Edit, Fix
+from portlint.model.files import FileState
+
+if TYPE_CHECKING:  # the problems' records are imported by the rules, not before a check's pool forks
+    from portlint.model.problems import Problem
 
 
 class OverlappingEdits(ValueError):
@@ -33,3 +40,71 @@ def compatible(fixes: Iterable[Fix]) -> list[Fix]:
         taken += fix.edits
         chosen.append(fix)
     return chosen
+
+
+MAX_FIX_ROUNDS = 10
+
+
+class Fixed(NamedTuple):
+    """What the fix loop did: the files after it, what is left to report, and what it changed."""
+
+    files: dict[str, FileState]
+    problems: list[Problem]  # what the files still hold, fixes applied
+    changed: dict[str, tuple[bytes, bytes]]  # path -> (before, after)
+    fixed: int  # fixes applied (and kept)
+    fixed_problems: list[Problem]  # the problems those fixes were for
+    notes: list[str]  # files whose fixes were refused or did not converge, and re-extracted files skipped
+
+
+def fix_loop(
+    files: Mapping[str, FileState], check: Callable[[Mapping[str, FileState]], list[Problem]],
+    extract: Callable[[str, str, bytes], FileState], unsafe: bool, notes: Iterable[str] = (),
+) -> Fixed:
+    """Every applicable fix spliced in, each changed file extracted again (a fix whose result does
+    not parse is refused) and everything checked again, until nothing applicable is left or
+    MAX_FIX_ROUNDS have passed (the files that still change are then left as they were).
+    `check` gives the problems of the files; `notes`: the run's so far (a note is made once)."""
+    files = dict(files)
+    original = {path: state.data for path, state in files.items()}
+    known, made = set(notes), []
+    refused: set[str] = set()
+    fixed_in: dict[str, int] = defaultdict(int)
+    fixed, fixed_problems = 0, []
+
+    def extracted(path: str, kind: str, data: bytes) -> FileState:
+        state = extract(path, kind, data)
+        if state.extraction.note:
+            note = f"{path}: skipped: {state.extraction.note}"
+            if note not in known:
+                known.add(note)
+                made.append(note)
+        return state
+
+    for _ in range(MAX_FIX_ROUNDS):
+        by_path = defaultdict(list)
+        for problem in check(files):
+            if problem.applicable(unsafe) and problem.path not in refused:
+                by_path[problem.path].append(problem)
+        if not by_path:
+            break
+        for path, problems in by_path.items():
+            chosen = compatible(problem.fix for problem in problems if problem.fix is not None)
+            state = files[path]
+            after = extracted(path, state.kind, apply(state.data, (edit for fix in chosen for edit in fix.edits)))
+            if after.extraction.error:
+                refused.add(path)
+                made.append(f"{path}: fixes not applied: the result would not parse ({after.extraction.error})")
+                continue
+            files[path] = after
+            applied = {id(fix) for fix in chosen}
+            fixed += len(chosen)
+            fixed_in[path] += len(chosen)
+            fixed_problems += [p for p in problems if id(p.fix) in applied]
+    else:
+        for path in by_path:
+            made.append(f"{path}: fixes did not converge after {MAX_FIX_ROUNDS} rounds; file left as it was")
+            files[path] = extracted(path, files[path].kind, original[path])
+            fixed -= fixed_in[path]  # none of them is written
+            fixed_problems = [p for p in fixed_problems if p.path != path]
+    changed = {p: (original[p], f.data) for p, f in files.items() if f.data != original[p]}
+    return Fixed(files, check(files), changed, fixed, fixed_problems, made)

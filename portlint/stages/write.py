@@ -1,14 +1,36 @@
-"""Atomic writes: a temporary file in the same directory, then a rename."""
+"""The write stage: each changed file written atomically (a temporary file in the same directory,
+then a rename), or the reason it was not."""
 from __future__ import annotations
 
 import contextlib
 import errno
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 _SUFFIX = ".portlint"
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+
+
+class Written(NamedTuple):
+    """What writing the changed files gave: the paths left unwritten, and why each was."""
+
+    unwritten: frozenset[str] = frozenset()
+    errors: tuple[str, ...] = ()  # `PATH: not written: REASON`, in path order
+
+
+def write_changed(root: Path, changed: Mapping[str, tuple[bytes, bytes]]) -> Written:
+    """Write every changed file (path -> (bytes read, bytes to write)), in path order."""
+    unwritten, errors = set(), []
+    for path, (before, after) in sorted(changed.items()):
+        try:
+            write_atomic(root / path, after, expected=before)
+        except OSError as error:
+            unwritten.add(path)
+            errors.append(f"{path}: not written: {error.strerror or error}")
+    return Written(frozenset(unwritten), tuple(errors))
 
 
 def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None:

@@ -798,10 +798,10 @@ def test_the_code_analyses_of_a_sparse_tree_are_those_of_the_whole_module(monkey
     import ast
     from pathlib import Path
 
-    from portlint.engine import extract_file
     from portlint.model.naming import NameFilter
     from portlint.speed import outline as python_outline
     from portlint.stages.extract import python
+    from portlint.stages.perfile import extract_file
 
     parsed: list[bytes] = []
     real = python.ast.parse

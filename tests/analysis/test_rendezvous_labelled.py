@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from portlint.engine import extract_file
+from portlint.stages.perfile import extract_file
 from portlint.model.naming import NameFilter
 
 LABELLED = Path(__file__).resolve().parents[2] / "fixtures" / "rendezvous-labelled"

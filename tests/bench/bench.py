@@ -36,7 +36,10 @@ CORPUS = Path("/work/corpus")
 RUNS = 5
 CACHE = ".portlint_cache"
 FLOOR = """import subprocess
-from portlint.stages.discover import prefilter
+try:
+    from portlint.stages.prefilter import prefilter
+except ImportError:  # an installation from before the prefilter was a stage of its own
+    from portlint.stages.discover import prefilter
 pattern = prefilter()
 listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                          capture_output=True, check=True).stdout

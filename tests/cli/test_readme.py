@@ -21,7 +21,7 @@ def test_the_rule_table_lists_every_rule_with_its_code_name_and_summary() -> Non
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
-    command = 'pip install -e ".[test]" && ruff check portlint && mypy portlint && pytest -q'
+    command = 'pip install -e ".[test]" && ruff check portlint && mypy portlint && lint-imports && pytest -q'
     assert f"\n{command}\n" in README
     assert f"\n{command}\n" in (ROOT / ".ci" / "run").read_text()
 

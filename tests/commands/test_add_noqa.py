@@ -215,11 +215,10 @@ def test_a_read_only_file_is_a_write_error_not_a_traceback(
 def _engine(repo: Path):
     from portlint.config.load import load_config
     from portlint.config.locate import find_config
-    from portlint.engine import Engine, Options
+    from portlint.engine import Options, session
 
-    return Engine(load_config(find_config(repo), repo), Options())
+    return session(load_config(find_config(repo), repo), Options())
 
 
 def _state(repo: Path, path: str):
-    engine = _engine(repo)
-    return dict(engine.scan())[path]
+    return _engine(repo).files[path]

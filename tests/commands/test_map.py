@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -157,11 +156,6 @@ def test_more_stretches_than_columns_share_columns_in_order() -> None:
     lows = [c.low for c in axis.columns]
     assert lows == sorted(lows)
     assert all(axis.cells(low, high) for low, high in ranges)
-
-
-def test_check_does_not_import_rich() -> None:
-    code = "import sys, portlint.cli; sys.exit('rich' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
 def test_the_committed_picture_is_what_the_command_draws_today(in_root: Path, tmp_path: Path) -> None:

@@ -135,11 +135,26 @@ def fuzz_frozen(data: bytes) -> None:
     _fix_loop({"config.yaml": ("yaml", data[:half]), "reference/config.yaml": ("yaml", data[half:])})
 
 
-def _engine(files: dict[str, tuple[str, bytes]]):  # noqa: ANN202 - an Engine whose repository is `files`
-    engine = ENGINE()
-    engine.listed = {path: kind for path, (kind, _) in files.items()}
-    engine.pairs = engine.frozen_pairs()
-    return engine
+def _engine(files: dict[str, tuple[str, bytes]]):  # noqa: ANN202 - a check's session whose repository is `files`
+    return ENGINE(files)
+
+
+class _Fixing:
+    """A session over files in memory, with the engine's fix loop (`fix`)."""
+
+    def __init__(self, session) -> None:  # noqa: ANN001
+        self.session = session
+
+    def extract(self, path: str, kind: str, data: bytes):  # noqa: ANN201
+        return self.session.extract(path, kind, data)
+
+    def check(self, files: dict):  # noqa: ANN201
+        return self.session.check(files)
+
+    def fix(self, files: dict):  # noqa: ANN201
+        from portlint.stages.fix import fix_loop
+
+        return fix_loop(files, self.session.check, self.session.extract, unsafe=False)
 
 
 def _fix_loop(files: dict[str, tuple[str, bytes]]) -> None:
@@ -188,15 +203,35 @@ def _fix_loop(files: dict[str, tuple[str, bytes]]) -> None:
 
 
 # -- plumbing -----------------------------------------------------------------------------
-def _engine_factory() -> Callable[[], object]:
+def _engine_factory() -> Callable[[dict[str, tuple[str, bytes]]], _Fixing]:
+    """Sessions of the engine over files in memory: the stages before the rules are skipped (the
+    files are given), the rest is the engine's (layout, check, fix loop)."""
+    from portlint import engine, rules
     from portlint.config.load import load_config
     from portlint.config.locate import find_config
-    from portlint.engine import Engine, Options
+    from portlint.model.layout import Claims
+    from portlint.stages import check, discover, perfile
+    from portlint.stages.layout import build, frozen
 
     root = Path(tempfile.mkdtemp(prefix="portlint-fuzz-"))
     (root / ".portlint.yaml").write_text(LAYOUT)
     config = load_config(find_config(root), root)
-    return lambda: Engine(config, Options(fix=True, unsafe_fixes=False, write=False))
+    options = engine.Options(fix=True, unsafe_fixes=False, write=False)
+    names = engine.names_of(config)
+    chosen = check.selection(rules, options.select, options.ignore, bool(config.bands))
+    needs = build.needs_of((*chosen.rules, *chosen.judges, *chosen.beyond)) - {"usage"}
+
+    def session(files: dict[str, tuple[str, bytes]]) -> _Fixing:
+        kinds = {path: kind for path, (kind, _) in files.items()}
+        pairs = tuple(frozen.pairs(config.frozen, sorted(p for p, k in kinds.items() if k == "yaml"), kinds.__contains__))
+        mirrored = frozenset(p for pair in pairs for p in (pair.copy, pair.source) if p)
+        prepared = engine.Prepared(config, False, names, discover.Listing(root, [], True, {}), pairs, mirrored, None,
+                                   perfile.Scanned({}, [], [], {}, {}))
+        ground = build.Ground(config, "", kinds, pairs, needs, names, Claims(config.bands), (), {},
+                              lambda path: files[path][1] if path in files else None)
+        return _Fixing(engine.Session(prepared, options, chosen, ground, {}, []))
+
+    return session
 
 
 def one_input(target: str, data: bytes) -> None:
@@ -312,7 +347,7 @@ def main() -> int:
         atheris = None
     if atheris is None or args.builtin:
         ENGINE = _engine_factory()
-        NAMES = ENGINE().names
+        NAMES = ENGINE({}).session.prepared.names
         return run_builtin(args.target, args.seconds, args.seed)
     with atheris.instrument_imports(include=["portlint"]):
         import portlint.engine  # noqa: F401
@@ -320,7 +355,7 @@ def main() -> int:
         for kind in KINDS:
             importlib.import_module(f"portlint.stages.extract.{kind}")
     ENGINE = _engine_factory()
-    NAMES = ENGINE().names
+    NAMES = ENGINE({}).session.prepared.names
     corpus = [a for a in args.libfuzzer_args if not a.startswith("-")]
     if not corpus:  # start from the fixtures
         seed_dir = Path(tempfile.mkdtemp(prefix="portlint-fuzz-corpus-"))

@@ -31,7 +31,7 @@ from conftest import copy_repo
 from portlint.cli import check, main
 from portlint.config.load import load_config
 from portlint.config.locate import find_config
-from portlint.engine import Engine, Options
+from portlint.engine import Options, run
 from portlint.model.problems import Problem
 from portlint.stages.fix import apply, compatible
 
@@ -76,7 +76,7 @@ def _problems(repo: Path, args: list[str]) -> list[Problem]:
     params = check.make_context("check", list(args)).params
     config = load_config(find_config(repo), repo, params["ephemeral_floor"])
     options = Options(select=params["select"], ignore=params["ignore"], unsafe_fixes=params["unsafe_fixes"])
-    return Engine(config, options).run().problems
+    return run(config, options).problems
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 from conftest import copy_repo
 from installed import PORTLINT
@@ -16,8 +16,10 @@ from portlint import engine
 from portlint.cli import main
 from portlint.config.load import load_config
 from portlint.config.locate import find_config
-from portlint.engine import Engine, Options
+from portlint.engine import Options, run
+from portlint.model.extraction import Extraction
 from portlint.speed import cache
+from portlint.stages import perfile
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 
@@ -38,19 +40,19 @@ def extracted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     process, which does every one (no pool: a worker's calls would not be counted here)."""
     monkeypatch.setenv("PORTLINT_WORKERS", "1")
     calls: list[str] = []
-    real = engine.extract_file
+    real = perfile.extract_file
 
     def counting(path: str, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         calls.append(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "extract_file", counting)
+    monkeypatch.setattr(perfile, "extract_file", counting)
     return calls
 
 
 def _run(root: Path, **options: object) -> engine.Outcome:
     config = load_config(find_config(root), root)
-    return Engine(config, Options(cache=True, **options)).run()  # type: ignore[arg-type]
+    return run(config, Options(cache=True, **options))  # type: ignore[arg-type]
 
 
 def _index(root: Path) -> Path:
@@ -70,7 +72,7 @@ def test_a_warm_run_computes_nothing_and_reports_the_same(demo: Path, extracted:
     warm = _run(demo)
     assert extracted == []
     assert warm.problems == cold.problems and warm.notes == cold.notes
-    assert warm.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert warm.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 @pytest.mark.slow
@@ -91,7 +93,7 @@ def test_only_a_changed_file_is_extracted_again(demo: Path, extracted: list[str]
     extracted.clear()
     again = _run(demo)
     assert extracted == ["ray.sub"]
-    assert again.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert again.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 def test_the_suites_copies_of_a_fixture_leave_the_cache_of_a_run_in_it_behind(tmp_path: Path) -> None:
@@ -125,9 +127,9 @@ def test_a_foreign_entry_is_ignored_and_never_runs_code(demo: Path, extracted: l
     stored = json.loads(index.read_bytes())
     marker = tmp_path / "ran"
     path, (key, _) = next(iter(stored["files"].items()))
-    stored["files"][path] = [key, ["@os:system", f"touch {marker}"]]  # not a portlint dataclass
+    stored["files"][path] = [key, ["@os:system", f"touch {marker}"]]  # not a result: the old codec's tag of a callable
     other, (other_key, _) = list(stored["files"].items())[1]
-    stored["files"][other] = [other_key, ["@portlint.model:Site", 1, 2]]  # a portlint class, wrong fields
+    stored["files"][other] = [other_key, [{"sites": [{"path": "a.yaml", "line": 1}]}, None]]  # a site without its fields
     index.write_text(json.dumps(stored))
     extracted.clear()
     assert _run(demo).problems == expected
@@ -167,7 +169,7 @@ def test_no_cache_and_the_environment_variable_write_nothing(demo: Path) -> None
     env_run = subprocess.run([PORTLINT, "check"], cwd=demo, capture_output=True, text=True,
                              env={**os.environ, "PORTLINT_NO_CACHE": "1"})
     assert env_run.returncode == 1 and not (demo / cache.DIRECTORY).exists()
-    assert Engine(load_config(find_config(demo), demo), Options()).run().problems  # the library default: no cache
+    assert run(load_config(find_config(demo), demo), Options()).problems  # the library default: no cache
     assert not (demo / cache.DIRECTORY).exists()
 
 
@@ -195,7 +197,7 @@ def test_after_a_fix_the_cache_holds_the_fixed_files(demo: Path, extracted: list
     extracted.clear()
     after = _run(demo)
     assert extracted == []  # every file as written is cached
-    assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert after.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 def test_a_diff_run_caches_the_files_as_they_are_on_disk(demo: Path, extracted: list[str]) -> None:
@@ -204,7 +206,7 @@ def test_a_diff_run_caches_the_files_as_they_are_on_disk(demo: Path, extracted: 
     extracted.clear()
     after = _run(demo)
     assert extracted == []
-    assert after.problems == Engine(load_config(find_config(demo), demo), Options()).run().problems
+    assert after.problems == run(load_config(find_config(demo), demo), Options()).problems
 
 
 @pytest.mark.slow
@@ -218,16 +220,37 @@ def test_concurrent_runs_leave_a_whole_index(demo: Path) -> None:
     assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
 
 
-def test_the_codec_round_trips_every_result_shape() -> None:
-    from portlint.model.extraction import Extraction, Suppression
+def test_a_result_is_read_back_as_it_was_written_to_the_type_it_is(tmp_path: Path) -> None:
+    """msgspec's JSON of a result, decoded to the type the caller names: records, tuples, lists,
+    sets, mappings and the analyses' exports (tagged values, tuples as set members) come back equal."""
+    from portlint.analysis.sockets.imports import Export
+    from portlint.analysis.sockets.values import CANDIDATE, ZERO, Num, Param, Sock, Tup, numeric
+    from portlint.model.extraction import Bound, Facts, HandedOn, Launcher, PortHandOff, Released, RepeatedStart, Spot, Suppression
     from portlint.model.frozen import Scalar, Tree
     from portlint.model.sites import Command, Site
+    from portlint.stages.perfile import RESULT
 
     site = Site("a.yaml", 1, 2, 3, 7, "yaml", "x.port", 8080, aliases=("y",))
     tree = Tree({"x.port": Scalar("a.yaml", 1, 2, 3, 7, "8080", "")}, {"x": (1, 1)}, frozenset({"x"}), ("a.yaml",))
-    value = (Extraction((site,), (Suppression(1, 1, ("PL101",), 0, 5),), commands=(Command("a.sh", 1, 1, ("ray",)),)),
-             (tree, ["base.yaml"]))
-    assert cache.decode(json.loads(json.dumps(cache.encode(value)))) == value
+    export = Export("free_port", ("port",), ((0, frozenset({Param(0), CANDIDATE})),), frozenset({Num(("x", 0)), Tup((frozenset({ZERO}),))}),
+                    ((("x", 0), ("zero", ("param", 1)), True),), ((0, ("chosen", ("param", 0))),), (0,), (), (0,), ((0, True),))
+    spot = Spot(3, 5, 3, 20)
+    handoff = PortHandOff("free", Bound(spot, "zero", "bind"), Released(Spot(4, 5, 4, 14), "close"), HandedOn(None, "return"))
+    start = RepeatedStart(spot, "sweep", "a vLLM engine", "engine", 8000, "port=", 2, "for", 1, per_text="config")
+    facts = Facts((handoff,), (start,), (export,), (Launcher("serve", "vllm serve", "server", 8000),), ("stop",))
+    value = (Extraction((site,), (Suppression(1, 1, ("PL101",), 0, 5),), commands=(Command("a.sh", 1, 1, ("ray",)),),
+                        sockets=facts), (tree, ["base.yaml"]))
+    store = cache.Cache(tmp_path, "salt", RESULT)
+    store.put("a.yaml", "k", value)
+    assert store.save() == ""
+    again = cache.Cache(tmp_path, "salt", RESULT)
+    decoded = perfile._read_back(again.get("a.yaml", "k"))
+    assert decoded == value and again.get("a.yaml", "other") is None
+    read_back = decoded[0].sockets.exports[0]
+    assert numeric(dict(read_back.defaults)[0]) == numeric(dict(export.defaults)[0]) == {CANDIDATE}  # the same marker
+    assert Sock(("x", 0)) in {Sock(sid) for sid, _, _ in read_back.returned_socks}  # a sid read back as a tuple
+    foreign = (Extraction(sockets=Facts(exports=(msgspec.Raw(b'{"name": "f"}'),))), None)  # an export without its fields
+    assert perfile._read_back(foreign) is None  # computed again
     with pytest.raises(TypeError):
         cache.encode(object())
 
@@ -239,42 +262,33 @@ def test_every_fixture_case_reports_the_same_cold_warm_and_uncached(tmp_path: Pa
         root = tmp_path / str(number)
         copy_repo(case, root, symlinks=True)
         config = load_config(find_config(root), root)
-        uncached = Engine(config, Options()).run()
+        uncached = run(config, Options())
         extracted.clear()
-        cold = Engine(config, Options(cache=True)).run()
+        cold = run(config, Options(cache=True))
         extracted.clear()
-        warm = Engine(config, Options(cache=True)).run()
+        warm = run(config, Options(cache=True))
         where = case.parent.relative_to(FIXTURES)
         assert cold.problems == uncached.problems and warm.problems == uncached.problems, where
         assert warm.notes == uncached.notes, where
         assert extracted == [], where  # everything computed cold was kept
 
 
-def test_a_cold_check_writes_its_index_without_importing_tempfile(demo: Path) -> None:
-    """The index goes through a temporary named by process and time, created only if new; a serial
-    check that writes it never imports tempfile (with shutil and random, ~4 ms)."""
-    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
-    program = ("import sys\nfrom portlint.cli import main\ncode = main(['check', '--exit-zero', '-q'])\n"
-               "print('tempfile' in sys.modules, code)\n")
-    run = subprocess.run([sys.executable, "-c", program], cwd=demo, capture_output=True, text=True,
-                         env={**env, "PORTLINT_WORKERS": "1"})
-    assert run.stdout.split()[-2:] == ["False", "0"], run.stdout + run.stderr
-    assert json.loads(_index(demo).read_bytes())["files"]
-    assert not [p for p in (demo / cache.DIRECTORY).rglob("*.tmp")]
-    assert (demo / cache.DIRECTORY / ".gitignore").read_bytes() == b"# Automatically created by portlint.\n*\n"
+def test_the_index_leaves_out_a_path_that_is_not_utf8(tmp_path: Path) -> None:
+    """msgspec writes the index as UTF-8 JSON; a path git gave as surrogates (a file name that is
+    not UTF-8) cannot be JSON text: it is left out of the index, the others are kept."""
+    from portlint.stages.perfile import RESULT
 
-
-def test_the_index_is_json_msgspec_writes_and_json_where_a_path_is_not_utf8() -> None:
-    """msgspec writes the index (what json reads back the same); a path git gave as surrogates
-    (a file name that is not UTF-8) makes json write it, escaped, as before."""
-    result = cache.encode(engine.Extraction(sites=(), suppressions=()))
-    index = {"format": cache.FORMAT, "salt": "s", "files": {"a/b.py": ["k:python:0", result], "é.md": ["k", None]},
-             "decisions": {"c.yaml": ["d:yaml", False]}}
-    written = cache._encoded(index)
-    assert json.loads(written) == index and written != json.dumps(index, separators=(",", ":")).encode()  # UTF-8, unescaped
-    index["files"]["\udce9.py"] = ["k", None]
-    assert cache._encoded(index) == json.dumps(index, separators=(",", ":")).encode()
-    assert json.loads(cache._encoded(index)) == index
+    result = (Extraction(sites=(), suppressions=()), None)
+    store = cache.Cache(tmp_path, "s", RESULT)
+    for path in ("a/b.py", "é.md", "\udce9.py"):
+        store.put(path, "k", result)
+        store.decide(path, "d", False)
+    assert store.save() == ""
+    index = json.loads(store.path.read_bytes())
+    assert sorted(index["files"]) == sorted(index["decisions"]) == ["a/b.py", "é.md"]
+    assert "é" in store.path.read_text(encoding="utf-8")  # UTF-8, unescaped
+    again = cache.Cache(tmp_path, "s", RESULT)
+    assert again.get("é.md", "k") == result and again.decision("a/b.py", "d") is False
 
 
 def test_portlints_fingerprint_is_its_files_paths_sizes_and_times(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,12 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from portlint import engine
 from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.speed import needles as literals
 from portlint.speed.needles import FOLDED, NEEDLES, holds, holds_folded
-from portlint.stages import discover
+from portlint.stages import discover, prefilter
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -79,12 +78,12 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
                "portlint.tables.port_helpers", "portlint.tables.servers", "portlint.stages.extract.python")
     for module in modules:
         monkeypatch.setattr(f"{module}.holds", recording)
-    no_token = discover.Prefilter((), ())  # finds no port token, so every other byte test runs
+    no_token = prefilter.Prefilter((), ())  # finds no port token, so every other byte test runs
     files = [p for p in FIXTURES.rglob("*") if p.is_file() and discover.kind_of(str(p))]
     for path in files:
         data = path.read_bytes()
         for kind in ("python", "yaml", "shell"):
-            engine.worth_parsing(kind, data, no_token)
+            prefilter.worth_parsing(kind, data, no_token)
         if discover.kind_of(str(path)) == "python":
             try:
                 source = Source(str(path), data)
@@ -133,23 +132,24 @@ TOKEN_PIECES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.lists(TOKEN_PIECES, max_size=10).map(b"".join), min_size=1, max_size=3))
 def test_the_port_tokens_of_the_one_pass_are_the_prefilters(files: list[bytes]) -> None:
-    """literals.RE2_PORT_TOKENS, found with the literals, find what discover._PORT_TOKENS find
+    """literals.RE2_PORT_TOKENS, found with the literals, find what prefilter._PORT_TOKENS find
     (`re`, with look-behinds), and `Prefilter.held` answers as `search` does."""
-    plain, named = discover.prefilter(), discover.prefilter(["cluster.gcs_slot"])
+    plain, named = prefilter.prefilter(), prefilter.prefilter(["cluster.gcs_slot"])
     for data in files:
         assert literals.port_token(data) == any(token.search(data) for token in plain.tokens)
         tokens = [literals.port_token(data, which) for which in range(len(plain.tokens))]
         assert tokens == [token.search(data) is not None for token in plain.tokens]
         # a port word is found only where its port token is (python._hot_lines looks for no other)
-        assert all(held or re.search(word, data) is None for held, word in zip(tokens, discover.PORT_WORDS))
+        assert all(held or re.search(word, data) is None for held, word in zip(tokens, prefilter.PORT_WORDS))
         assert plain.held(data) == bool(plain.search(data)) and named.held(data) == bool(named.search(data))
 
 
 def test_a_prefilter_of_other_tokens_is_held_by_its_own_search() -> None:
-    """Only the prefilter of discover's own tokens takes them from the literals' pass."""
-    assert not discover.Prefilter((), ()).held(b"MASTER_PORT = 29500\n")
-    assert discover.prefilter().held(b"MASTER_PORT = 29500\n") and not discover.prefilter().held(b"import os\n")
-    assert discover.prefilter(["gcs_slot"]).held(b"gcs_slot: 1200\n")
+    """Only the prefilter of its own tokens takes them from the literals' pass."""
+    assert not prefilter.Prefilter((), ()).held(b"MASTER_PORT = 29500\n")
+    assert prefilter.prefilter().held(b"MASTER_PORT = 29500\n") and not prefilter.prefilter().held(b"import os\n")
+    assert prefilter.prefilter(["gcs_slot"]).held(b"gcs_slot: 1200\n")

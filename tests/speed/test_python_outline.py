@@ -357,6 +357,7 @@ FIELD_PIECES = [b"x", b"a.b", b"{", b"}", b"{{", b"}}", b"!r", b"!z", b":", b">4
                 b"'s'", b'"d"', b"#", b"\\", b"\n", b" ", b"{x}", b"{x!r}", b"{x:>{w}}", b"\xc3\xa9"]
 
 
+@pytest.mark.slow
 def test_plain_fields_are_read_as_field_by_field() -> None:
     """`_FStrings.plain` takes a body whole only where reading it field by field reaches its end too,
     and `_body_as_before` answers as that reading, on every body of up to four pieces and on

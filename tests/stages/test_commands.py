@@ -8,7 +8,7 @@ import pytest
 from conftest import needs_sparse
 
 from portlint.config.load import load_config
-from portlint.engine import Engine, Options
+from portlint.engine import Options, session
 from portlint.model.naming import NameFilter
 from portlint.model.sites import Command
 from portlint.model.source import Source, line_starts
@@ -225,10 +225,9 @@ def test_yaml_without_command_keys_has_no_commands() -> None:
 def test_a_script_running_ray_start_without_any_port_token_is_still_read(tmp_path: Path) -> None:
     (tmp_path / "start.sh").write_bytes(b"#!/bin/bash\nray start --head --block\n")
     (tmp_path / "other.sh").write_bytes(b"#!/bin/bash\necho hello\n")
-    engine = Engine(load_config(None, tmp_path), Options())
-    files = dict(engine.scan())
-    assert list(files) == ["start.sh"]
-    assert words(engine.layout(files).commands) == [("ray", "start", "--head", "--block")]
+    current = session(load_config(None, tmp_path), Options())
+    assert list(current.files) == ["start.sh"]
+    assert words(current.layout(current.files).commands) == [("ray", "start", "--head", "--block")]
 
 
 def test_the_quoted_command_of_ssh_is_read_in_place_past_ssh_options() -> None:

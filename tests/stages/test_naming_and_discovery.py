@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from portlint.config import locate
 from portlint.model.naming import NameFilter, is_port_name, range_stem, role_of, words
 from portlint.model.source import line_starts
-from portlint.stages import discover
+from portlint.stages import discover, prefilter
 
 
 @pytest.mark.parametrize("name", [
@@ -56,16 +56,16 @@ def test_a_selector_name_is_wanted_whole_or_as_a_dotted_suffix() -> None:
     (b"MIN_WORKER_PORT=2000\n", True), (b"containerPort: 80\n", True), (b"  port: 1\n", True),
 ])
 def test_the_prefilter_keeps_only_files_with_a_port_token(text: bytes, kept: bool) -> None:
-    assert bool(discover.prefilter().search(text)) is kept
+    assert bool(prefilter.prefilter().search(text)) is kept
 
 
 def test_the_prefilter_also_keeps_files_naming_a_selector() -> None:
-    assert discover.prefilter(["gcs_slot"]).search(b"gcs_slot: 1200\n")
+    assert prefilter.prefilter(["gcs_slot"]).search(b"gcs_slot: 1200\n")
 
 
 def test_the_prefilter_looks_for_a_dotted_selector_by_its_last_key() -> None:
     """`cluster.gcs_slot` is written as `gcs_slot:` under `cluster:`, never whole."""
-    pattern = discover.prefilter(["cluster.gcs_slot", "hosts[0]"])
+    pattern = prefilter.prefilter(["cluster.gcs_slot", "hosts[0]"])
     assert pattern.search(b"cluster:\n  gcs_slot: 1200\n")
     assert pattern.search(b"hosts:\n  - 1200\n")
     assert not pattern.search(b"cluster:\n  workers: 4\n")
@@ -73,8 +73,8 @@ def test_the_prefilter_looks_for_a_dotted_selector_by_its_last_key() -> None:
 
 def test_the_prefilter_hits_are_every_offset_of_a_token_or_a_name() -> None:
     data = b"gcs_slot: 1\nMASTER_PORT=2\nsupport\nx.gcs_slot = MASTER_PORT\n"
-    assert sorted(discover.prefilter(["cluster.gcs_slot"]).hits(data)) == [0, 19, 36, 54]  # gcs_slot twice, PORT of MASTER_PORT twice
-    assert discover.prefilter().hits(b"support: 1\n") == []
+    assert sorted(prefilter.prefilter(["cluster.gcs_slot"]).hits(data)) == [0, 19, 36, 54]  # gcs_slot twice, PORT of MASTER_PORT twice
+    assert prefilter.prefilter().hits(b"support: 1\n") == []
 
 
 @pytest.mark.parametrize(("path", "head", "kind"), [
@@ -135,15 +135,16 @@ _PARTS = ["port", "Port", "PORT", "ports", "Ports", "PORTS", "master", "Master",
           "HTTP", "_", "-", ".", "--", "pOrt", "portion", "import", "sup"]
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=6).map("".join))
 def test_every_name_with_port_as_a_word_is_found_by_the_port_words(name: str) -> None:
     """The Python site finder looks at the lines holding `port` as a word of a name
-    (discover.PORT_WORDS): every name naming.words splits a `port` from is found there, in any
+    (prefilter.PORT_WORDS): every name naming.words splits a `port` from is found there, in any
     text around it."""
     import re
 
-    patterns = [re.compile(word) for word in discover.PORT_WORDS]
+    patterns = [re.compile(word) for word in prefilter.PORT_WORDS]
     if "port" in words(name):
         for text in (name, f"x = {name}", f"'{name}'", f"self.{name}=1"):
             assert any(pattern.search(text.encode()) for pattern in patterns), text
@@ -152,7 +153,7 @@ def test_every_name_with_port_as_a_word_is_found_by_the_port_words(name: str) ->
 def test_the_port_words_leave_out_what_names_no_port() -> None:
     import re
 
-    patterns = [re.compile(word) for word in discover.PORT_WORDS]
+    patterns = [re.compile(word) for word in prefilter.PORT_WORDS]
     found = [text for text in ("ports = 1", "portion", "port2", "HTTPPort", "PORTS", "import x", "xport", "Ports")
              if any(pattern.search(text.encode()) for pattern in patterns)]
     assert found == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from portlint.config.load import load_config
-from portlint.engine import Engine, Options
+from portlint.engine import Options, run
 from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.stages.extract.template import NOT_YAML, masked
@@ -36,7 +36,7 @@ def test_a_template_that_is_yaml_only_once_rendered_is_skipped_with_a_note(tmp_p
     (chart / "svc.yaml").write_text(
         "ports:\n  {{- if .Values.a }}\n  port: 8080\n  {{- else }}\n  port: 9090\n  {{- end }}\n"
     )
-    outcome = Engine(load_config(None, tmp_path), Options()).run()
+    outcome = run(load_config(None, tmp_path), Options())
     assert outcome.problems == []
     assert f"chart/templates/svc.yaml: skipped: {NOT_YAML}" in outcome.notes
 

@@ -6,15 +6,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from portlint.engine import extract_file, worth_parsing
 from portlint.model.extraction import Extraction
 from portlint.model.naming import NameFilter
-from portlint.stages.discover import prefilter
 from portlint.stages.extract.yaml import worth_composing
+from portlint.stages.perfile import extract_file, worth_extracting
+from portlint.stages.prefilter import prefilter
 
 
 def worth(data: bytes, selectors: tuple[str, ...] = ()) -> bool:
-    return worth_parsing("yaml", data, prefilter(selectors))
+    return worth_extracting("yaml", data, prefilter(selectors))
 
 
 def extracted(data: bytes, selectors: tuple[str, ...] = ()) -> Extraction:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Hashable
 
 from portlint.analysis.sockets.flow import Summary
-from portlint.analysis.sockets.values import Addr, Marker, Num, Param, Sock, Tup
+from portlint.analysis.sockets.values import Addr, Kind, Marker, Num, Param, Sock, Tup, Value
 from portlint.analysis.tree import imports_of, module_names
 from portlint.model.records import Struct
 from portlint.tables import port_helpers
@@ -30,10 +30,10 @@ class Export(Struct, frozen=True):
 
     name: str
     params: tuple[str, ...]
-    defaults: tuple[tuple[int, frozenset], ...]
-    returns: frozenset
-    returned_socks: tuple[tuple[Hashable, tuple, bool], ...]  # (sid, kinds it was bound to, alive)
-    param_binds: tuple[tuple[int, tuple], ...]
+    defaults: tuple[tuple[int, frozenset[Value]], ...]
+    returns: frozenset[Value]
+    returned_socks: tuple[tuple[Hashable, tuple[Kind, ...], bool], ...]  # (sid, kinds it was bound to, alive)
+    param_binds: tuple[tuple[int, tuple[Kind, ...]], ...]
     param_releases: tuple[int, ...]
     param_holds: tuple[int, ...]
     probes: tuple[int, ...]
@@ -78,7 +78,7 @@ def export(name: str, summary: Summary) -> Export | None:
             return sid
         return plain.setdefault(sid, ("x", len(plain)))
 
-    def value(v: object) -> object:
+    def value(v: object) -> Value | None:
         if isinstance(v, (Sock, Num, Addr)):
             return type(v)(sid_of(v.sid))
         if isinstance(v, Tup):

@@ -25,29 +25,31 @@ CHOSEN_PORT = "chosen"
 Kind = str | tuple[str, int]
 
 
-class Sock(Struct, frozen=True):
+# The values a summary exports are cached with the file (portlint.speed.cache decodes them by
+# their annotations): each is tagged by its class, so a set of them reads back as it was.
+class Sock(Struct, frozen=True, tag=True):
     sid: Hashable
 
 
-class Num(Struct, frozen=True):
+class Num(Struct, frozen=True, tag=True):
     """The port number of socket `sid` (from getsockname(), or the candidate it was bound to)."""
 
     sid: Hashable
 
 
-class Addr(Struct, frozen=True):
+class Addr(Struct, frozen=True, tag=True):
     sid: Hashable
 
 
-class Param(Struct, frozen=True):
+class Param(Struct, frozen=True, tag=True):
     index: int
 
 
-class Tup(Struct, frozen=True):
-    items: tuple[frozenset, ...]
+class Tup(Struct, frozen=True, tag=True):
+    items: tuple[frozenset[Value], ...]
 
 
-class Marker(Struct, frozen=True):
+class Marker(Struct, frozen=True, tag=True):
     name: str
 
 
@@ -113,7 +115,7 @@ def numbers_in(values: Iterable[Value]) -> set[Hashable]:
 
 def numeric(values: Iterable[Value]) -> frozenset:
     """What survives arithmetic or formatting: port numbers and candidates."""
-    return frozenset(v for v in flatten(values) if isinstance(v, Num) or v is CANDIDATE) if values else NOTHING
+    return frozenset(v for v in flatten(values) if isinstance(v, Num) or v == CANDIDATE) if values else NOTHING
 
 
 class State(Struct):

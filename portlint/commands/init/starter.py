@@ -41,13 +41,13 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     if existing is not None and existing.parent == zero.root and not force:
         shown = existing.name if existing.name != "pyproject.toml" else "pyproject.toml [tool.portlint]"
         raise ConfigError(shown, "", "a config already exists; pass --force to replace it with a starter")
-    from portlint.engine import Engine, Options  # the engine imports every rule: only when needed
+    from portlint.engine import Options, session  # the engine imports every rule: only when needed
 
     zero = replace(zero, test_paths=_test_paths(existing, start))
-    engine = Engine(zero, Options())
-    files = dict(engine.scan())
+    current = session(zero, Options())
+    files = current.files
     destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})
-    layout = engine.layout(files)  # a range over every port (a firewall's "any") is no service's lane
+    layout = current.layout(files)  # a range over every port (a firewall's "any") is no service's lane
     sites = [site for site in layout.sites if _teaches(site, zero.test_paths) and not layout.any_port(site)]
     sites = _listened(sites, destinations)
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor

@@ -116,7 +116,7 @@ def _may_state(source: Source, names: NameFilter) -> bool:
     references, each a table of every option, write one such name: 14 ms each, for nothing).
     Only what the scan would find with the line's whole text is asked: a code span, a cell or
     a line inside block-quote markers is part of it, and no name or token crosses their edges."""
-    from portlint.stages.discover import prefilter
+    from portlint.stages.prefilter import prefilter
 
     data = source.data
     asked = set()

@@ -371,7 +371,7 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
     A spelling of `port` or a word of _HOT_WORDS is looked for only in a file that holds it, as
     the one pass of portlint.speed.needles tells (the extraction asks it anyway: `mentions_tool`):
     most files hold neither hot word, nor `Port` or `PORT` (on AReaL ~6 ms of CPU less)."""
-    from portlint.stages.discover import prefilter
+    from portlint.stages.prefilter import prefilter
 
     data = source.data
     pattern = prefilter(names.selector_names)
@@ -408,7 +408,7 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
 
 @lru_cache(maxsize=1)
 def _port_words() -> tuple[re.Pattern[bytes], ...]:
-    from portlint.stages.discover import PORT_WORDS
+    from portlint.stages.prefilter import PORT_WORDS
 
     return tuple(re.compile(word) for word in PORT_WORDS)
 
@@ -509,7 +509,7 @@ def _line_starts(source: Source) -> list[int]:
 
 def _statement_comment(data: bytes, names: NameFilter) -> bool:
     """A `#` line holding a number and a port-like or selected name: worth tokenizing for."""
-    from portlint.stages.discover import prefilter
+    from portlint.stages.prefilter import prefilter
 
     pattern = prefilter(names.selector_names)
     return any(pattern.search(line.group()) for line in _COMMENT_WITH_NUMBER.finditer(data))

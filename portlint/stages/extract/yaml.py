@@ -132,7 +132,7 @@ def worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iter
 def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Iterable[bytes]) -> bool:
     """Whether composing the file can yield anything: False proves it holds no site, comment
     statement, suppression or command (a file known not to be YAML aside: it is skipped as
-    any file the byte prefilter skips). `tokens` are discover's port tokens (each opens with a
+    any file the byte prefilter skips). `tokens` are the prefilter's port tokens (each opens with a
     spelling of `port`), `keys` the last key of every selector name. A frozen copy's side is
     composed whatever this says."""
     if not data.isascii():

@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Iterable
 
-from portlint.model.globs import matcher
-from portlint.model.layout import Band, Layout, Selector
+from portlint.model.layout import Band, Claims, Layout
 from portlint.model.naming import range_stem
 from portlint.model.ports import BASE, HIGH, LOW
 from portlint.model.records import structs
@@ -15,66 +13,11 @@ from portlint.model.sites import Site
 _INDEX = re.compile(r"\[\d+\]")
 
 
-def files_match(patterns: tuple[str, ...], path: str) -> bool:
-    return not patterns or matcher(patterns)(path)
-
-
-class _Claims:
-    """Every selector and `ports:` name of a layout, indexed by name.
-
-    A site is looked up by its names and their dotted suffixes (what
-    `name_matches` accepts) instead of trying every selector of every band.
-    """
-
-    def __init__(self, bands: tuple[Band, ...]) -> None:
-        self.bands = bands
-        self.index: dict[str, list[tuple[tuple[int, int], Band, Selector | None]]] = defaultdict(list)
-        for order, band in enumerate(bands):
-            for rank, selector in enumerate(band.sites):
-                self.index[_bare(selector.name)].append(((order, rank), band, selector))
-            for name, _ in band.ports:
-                self.index[_bare(name)].append(((order, len(band.sites)), band, None))
-
-    def claim(self, site: Site) -> tuple[Band, str] | None:
-        found = [c for name in site.names for suffix in _suffixes(_bare(name)) for c in self.index.get(suffix, ())]
-        for _, band, selector in sorted(found, key=lambda c: c[0]):
-            if not files_match(band.files, site.path):
-                continue
-            if selector is None:
-                return band, site.role
-            if (not selector.kind or selector.kind == site.kind) and files_match(selector.files, site.path):
-                return band, selector.role or site.role
-        return None
-
-
-def _bare(name: str) -> str:
-    return name[2:] if name.startswith("--") else name
-
-
-def _suffixes(name: str) -> list[str]:
-    return [name, *(name[i + 1:] for i, char in enumerate(name) if char == ".")]
-
-
-_CLAIMS: dict[int, _Claims] = {}
-
-
-def band_for(site: Site, bands: tuple[Band, ...]) -> tuple[Band, str] | None:
-    """The first band (in declaration order) claiming the site, and the role it gives.
-
-    Within a band its selectors come first, in order, then its `ports:` names.
-    """
-    claims = _CLAIMS.get(id(bands))
-    if claims is None or claims.bands is not bands:
-        if len(_CLAIMS) > 64:
-            _CLAIMS.clear()
-        claims = _CLAIMS[id(bands)] = _Claims(bands)
-    return claims.claim(site)
-
-
-def bind(sites: Iterable[Site], bands: tuple[Band, ...]) -> tuple[Site, ...]:
+def bind(sites: Iterable[Site], claims: Claims) -> tuple[Site, ...]:
+    """Each site with the band that claims it (and the role the band gives it), if any."""
     bound = []
     for site in sites:
-        claim = band_for(site, bands) if bands else None
+        claim = claims.claim(site)
         if claim is not None:
             band, role = claim
             site = structs.replace(site, band=band.name, role=role)

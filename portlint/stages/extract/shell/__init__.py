@@ -30,6 +30,8 @@ sites.py reads the sites of each command; arithmetic.py evaluates `$((...))`.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from portlint.analysis import scripts
 from portlint.model.extraction import Extraction, Facts
 from portlint.model.naming import NameFilter
@@ -53,7 +55,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     except RecursionError:
         error = "expansions nested too deep to scan"
     commands = tuple(command for _, command in sorted(scanner.commands, key=lambda found: found[0]))
-    facts = None
+    facts: Facts[Any] | None = None
     if not error and servers.mentioned(source.data):
         placed = sorted(scanner.placed, key=lambda found: found.offset)
         started = scripts.starts([(p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background) for p in placed])

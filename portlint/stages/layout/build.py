@@ -1,0 +1,147 @@
+"""The layout stage: the files' sites bound to the bands, plus the facts the selected rules read.
+
+A rule declares the facts it reads (`NEEDS`: "commands", "code_files",
+"unreferenced", "frozen", "usage"); this stage computes only those. What does not
+change while fixes change numbers (which files there are, which names a doc
+describes that no code mentions, what the config's entries matched) is worked out
+once per run, in the run's `Ground`; the rest each time the files change.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from types import ModuleType
+from typing import NamedTuple
+
+from portlint.analysis.destinations import Destinations
+from portlint.config.build import Config
+from portlint.model.extraction import CodeFile
+from portlint.model.files import FileState
+from portlint.model.frozen import Flat, FrozenCheck, FrozenPair, InheritanceError
+from portlint.model.layout import NOWHERE, Claims, Layout
+from portlint.model.naming import NameFilter
+from portlint.model.sites import Failure, Site
+from portlint.model.usage import Usage
+from portlint.stages.layout import frozen
+from portlint.stages.layout.bind import bind
+
+FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
+
+
+class Ground(NamedTuple):
+    """What every round of the layout stage reads besides the files: fixed for a run."""
+
+    config: Config
+    config_path: str  # the config as problems show it ("" in zero-config)
+    listed: Mapping[str, str]  # every listed file -> its kind
+    pairs: tuple[FrozenPair, ...]
+    needs: frozenset[str]  # the facts the selected rules read
+    names: NameFilter
+    claims: Claims
+    read_failures: tuple[Failure, ...]  # files the per-file stage could not check
+    trees: dict[tuple[str, bytes], Flat]  # flattened YAML by content: the per-file stage's, and each parent once composed
+    reread: Callable[[str], bytes | None]  # a listed file's bytes read again (None: skipped, or cannot be checked)
+    unreferenced: frozenset[str] = frozenset()  # names docs describe that no other file mentions (when needed)
+    usage: Usage | None = None  # what the config's entries matched (when needed)
+
+
+def once(ground: Ground, files: Mapping[str, FileState], usage_of: Callable[[], Usage]) -> Ground:
+    """The ground with the facts worked out once per run (fixes change numbers, never names nor
+    which files there are), from the files as the per-file stage left them. `usage_of` works
+    out what the config's entries matched (it reads the rule registry, which stages do not import)."""
+    if "unreferenced" in ground.needs:
+        sites = bind((s for f in files.values() for s in f.extraction.sites), ground.claims)
+        texts = ((p, _data(ground, files, p) or b"") for p, kind in sorted(ground.listed.items()) if kind != "markdown")
+        ground = ground._replace(unreferenced=unreferenced(sites, texts))
+    return ground._replace(usage=usage_of()) if "usage" in ground.needs else ground
+
+
+def layout(ground: Ground, files: Mapping[str, FileState]) -> Layout:
+    """The layout a rule sees: the bands, every site bound, what could not be checked, and the
+    facts the selected rules read."""
+    config, needs = ground.config, ground.needs
+    sites = bind((s for f in files.values() for s in f.extraction.sites), ground.claims)
+    failures = failures_of(files.values())
+    checks: list[FrozenCheck] = []
+    if "frozen" in needs:
+        checks = frozen_checks(ground.pairs, lambda p: _data(ground, files, p), ground.names.wants, ground.trees, failures)
+    code = code_files(files.values()) if "code_files" in needs else ()
+    return Layout(
+        config.ephemeral_floor, config.bands, sites, (*ground.read_failures, *failures),
+        frozen=tuple(checks),
+        commands=tuple(c for f in files.values() for c in f.extraction.commands) if "commands" in needs else (),
+        code_files=code, destinations=Destinations({f.path: f.data for f in code}) if code else NOWHERE,
+        config_path=ground.config_path, declared=bool(config.bands), test_paths=config.test_paths,
+        unreferenced=ground.unreferenced, usage=ground.usage,
+    )
+
+
+def needs_of(rules: Iterable[ModuleType]) -> frozenset[str]:
+    """The facts the rules read; a rule that declares nothing gets every fact."""
+    return frozenset(fact for rule in rules for fact in getattr(rule, "NEEDS", FACTS))
+
+
+def _data(ground: Ground, files: Mapping[str, FileState], path: str) -> bytes | None:
+    """A listed file's bytes: as extracted (fixes included), else read again."""
+    if path in files:
+        return files[path].data
+    return ground.reread(path) if path in ground.listed else None
+
+
+# -- the facts (each a function of plain data) -------------------------------------------
+def failures_of(states: Iterable[FileState]) -> list[Failure]:
+    return [
+        Failure(s.path, s.extraction.error_line, s.extraction.error_column, s.extraction.error)
+        for s in states if s.extraction.error
+    ]
+
+
+def code_files(states: Iterable[FileState]) -> tuple[CodeFile, ...]:
+    """Python files with what the code analyses found in them (PL601/PL602/PL604), as their extraction computed it."""
+    return tuple(
+        CodeFile(s.path, s.kind, s.data, s.extraction.sockets) for s in states
+        if (s.kind == "python" or s.extraction.sockets is not None) and not s.extraction.error
+    )
+
+
+def unreferenced(sites: Iterable[Site], texts: Iterable[tuple[str, bytes]]) -> frozenset[str]:
+    """Names documented as `NAME=N` that no config, script or code text mentions (PL501).
+
+    `texts` are (path, bytes) of every listed non-Markdown file, read lazily: the
+    search stops as soon as every name is found.
+    """
+    sites = list(sites)
+    in_code = {name for site in sites if not site.is_doc for name in site.names}
+    missing = {s.name for s in sites if s.kind == "markdown" and not s.scope and not s.band and s.name not in in_code}
+    for _, data in texts:
+        if not missing:
+            break
+        missing = {name for name in missing if not _mentions(data, name)}
+    return frozenset(missing)
+
+
+def frozen_checks(
+    pairs: Iterable[FrozenPair], read: Callable[[str], bytes | None], wants: Callable[[str], bool],
+    trees: dict[tuple[str, bytes], Flat], failures: list[Failure],
+) -> list[FrozenCheck]:
+    """Both sides of every frozen pair; a broken inheritance chain is a PL001 at the source (appended to failures)."""
+    checks = []
+    for pair in pairs:
+        try:
+            checks.append(frozen.check_pair(pair, read, wants, trees))
+        except (InheritanceError, ValueError, UnicodeDecodeError) as error:
+            if not any(f.path == pair.source for f in failures):
+                failures.append(Failure(pair.source, 1, 1, str(error)))
+    return checks
+
+
+def _mentions(data: bytes, name: str) -> bool:
+    """The name appears as a whole word (not inside a longer identifier)."""
+    needle = name.encode()
+    at = data.find(needle)
+    while at != -1:
+        before = data[at - 1:at]
+        after = data[at + len(needle):at + len(needle) + 1]
+        if not (before.isalnum() or before == b"_") and not (after.isalnum() or after == b"_"):
+            return True
+        at = data.find(needle, at + 1)
+    return False
