@@ -12,14 +12,6 @@ from portlint.model.sites import Command, Site
 # is decoded from the cache (portlint.stages.perfile.RESULT).
 Export = TypeVar("Export")
 
-_NEVER = 10**9
-_PORT_WORDS = {"zero": "port 0", "scanned": "a scanned port"}
-
-
-def _shortened(code: str) -> str:
-    return code if len(code) <= 40 else code[:37] + "..."
-
-
 class Spot(Struct, frozen=True):
     """Where a piece of code is: 1-based lines, 1-based columns in characters."""
 
@@ -68,79 +60,6 @@ class PortHandOff(Struct, frozen=True):
     bound_in: str = ""  # another method of the class bound the socket (kept on `self`): its name
     checked_only: bool = False  # a chosen port checked once by a probe, not a socket of this function
     serves: bool = False  # the socket serves (accept, serve_forever, ...) somewhere in the function
-
-    @property
-    def anchor(self) -> Spot:
-        """Where it is reported: the bind (or the call it came from); the release when another method bound it."""
-        return self.released.at if self.bound_in and self.released is not None else self.bound.at
-
-    def rank(self) -> tuple[int, ...]:
-        """Among hand-offs at one anchor, the one to show first: the earliest escape (on one line, the
-        innermost: the call the port is passed to, not the `return` of it), then the earliest release
-        and bind."""
-        handed, released, bound = self.handed.at, self.released.at if self.released else None, self.bound.at
-        return (handed.line if handed else _NEVER, released.line if released else _NEVER,
-                -handed.column if handed else 0, bound.line, bound.column, released.column if released else _NEVER)
-
-    def story(self) -> str:
-        """What happens, in words: `frees() binds port 0 here; the socket is closed at line 5, then the
-        port is returned at line 6` (the function, what it bound, the release and the hand-off in the
-        order they happen)."""
-        culprit = self.culprit
-        port = _PORT_WORDS.get(self.bound.port, "a chosen port")
-        escaped = self._escaped()
-        release = self.released
-        if self.bound_in:
-            via = f" (with {release.helper})" if release is not None and release.how == "helper" else ""
-            return f"{culprit} releases here{via} the socket {self.bound_in}() bound to {port} at line " \
-                   f"{self.bound.at.line}, then {escaped}"
-        return f"{culprit} {self._what(port)}; {self._sequence(escaped, culprit)}"
-
-    @property
-    def culprit(self) -> str:
-        return self.function if self.function == "module code" else f"{self.function}()"
-
-    def _what(self, port: str) -> str:
-        bound, release = self.bound, self.released
-        if release is not None and release.how == "probe":
-            if bound.port == "scanned":
-                return f"probes a scanned port with {release.helper} here"
-            return f"checks {port} with {release.helper} here"
-        if bound.how == "bind":
-            return f"binds {port} here"
-        if bound.how == "server":
-            return f"starts a server on {port} here"
-        return f"binds {port} through {bound.called or 'a helper'}() here"
-
-    def _escaped(self) -> str:
-        handed = self.handed
-        if handed.how == "store":
-            said = f"the port is stored in {_shortened(handed.text)}"
-        elif handed.how == "pass" and handed.text:
-            said = f"the port is passed to {_shortened(handed.text)}()"
-        else:
-            said = f"the port is {handed.how}ed"
-        return said + (f" at line {handed.at.line}" if handed.at is not None else "")
-
-    def _sequence(self, escaped: str, culprit: str) -> str:
-        """The release and the hand-off, in the order they happen."""
-        release = self.released
-        if release is None:
-            return f"{escaped} and the socket goes out of scope when {culprit} returns"
-        if release.how in ("probe", "library"):
-            return f"{release.helper} releases the socket it bound, then {escaped}"
-        escape_line = self.handed.at.line if self.handed.at is not None else _NEVER
-        if release.how == "with":
-            closed = f"the `with` block of line {release.at.line} closes the socket"
-            if escape_line > release.at.end_line:
-                return f"{closed}, then {escaped}"
-            return f"{escaped} as {closed}"
-        closer = {"helper": f"{release.helper} closes the socket", "del": "the socket is deleted"}.get(
-            release.how, "the socket is closed")
-        closed = f"{closer} at line {release.at.line}"
-        if escape_line < release.at.line:
-            return f"{escaped}, then {closed}"
-        return f"{closed}, then {escaped}"
 
 
 class RepeatedStart(Struct, frozen=True):

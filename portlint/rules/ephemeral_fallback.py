@@ -55,9 +55,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from portlint.analysis import sockets
-from portlint.model.extraction import PortHandOff, Spot
+from portlint.model.extraction import PortHandOff
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
+from portlint.rules.common.handoffs import anchor, first_per_place, story
 
 CODE = "PL602"
 NAME = "ephemeral-fallback"
@@ -67,12 +68,8 @@ NEEDS = frozenset({"code_files"})
 
 def check(layout: Layout) -> Iterator[Problem]:
     for path, handoffs in sockets.handed_on(layout.code_files).items():
-        shown: dict[Spot, PortHandOff] = {}  # one problem per place, about its first hand-off
-        for handoff in handoffs:
-            if judged(handoff) and (handoff.anchor not in shown or handoff.rank() < shown[handoff.anchor].rank()):
-                shown[handoff.anchor] = handoff
-        for handoff in sorted(shown.values(), key=lambda h: (h.anchor.line, h.anchor.column)):
-            at = handoff.anchor
+        for handoff in first_per_place(handoffs, judged):
+            at = anchor(handoff)
             yield Problem(path, at.line, at.column, CODE, message(handoff), None, at.end_line, at.end_column)
 
 
@@ -87,5 +84,5 @@ def judged(handoff: PortHandOff) -> bool:
 
 
 def message(handoff: PortHandOff) -> str:
-    return f"{handoff.story()}: the kernel may give that ephemeral port to another socket first; keep the bound " \
+    return f"{story(handoff)}: the kernel may give that ephemeral port to another socket first; keep the bound " \
            f"socket or server and hand it over, or bind port 0 in the process that serves and publish the port afterwards"

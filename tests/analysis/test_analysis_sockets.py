@@ -14,6 +14,7 @@ from msgspec import structs
 from portlint.analysis.sockets import analyse
 from portlint.model.extraction import CodeFile, Facts
 from portlint.rules import ephemeral_fallback, toctou_probe
+from portlint.rules.common.handoffs import anchor
 
 
 class Finding(NamedTuple):
@@ -608,7 +609,7 @@ def test_a_file_that_names_a_helper_is_parsed_whole_only_when_it_imports_it(monk
     whole = socket_analysis._parse
     monkeypatch.setattr(socket_analysis, "_parse", lambda data: parsed.append(data) or whole(data))
     found = socket_analysis.resolve(files)
-    assert list(found) == ["pkg/server.py"] and [(f.anchor.line, "PL602" if f.bound.port == "zero" else "PL601") for f in found["pkg/server.py"]] == [(6, "PL602")]
+    assert list(found) == ["pkg/server.py"] and [(anchor(f).line, "PL602" if f.bound.port == "zero" else "PL601") for f in found["pkg/server.py"]] == [(6, "PL602")]
     assert importer in parsed and namer not in parsed and helper not in parsed
     assert len(parsed) == 4  # the three files' import trees (the helper names itself), then the importer whole
     assert all(len(data) < len(source) for data, source in zip(parsed, (helper, importer)))

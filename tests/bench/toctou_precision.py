@@ -13,6 +13,7 @@ from pathlib import Path
 
 from portlint.analysis.sockets import analyse, resolve
 from portlint.rules import ephemeral_fallback, toctou_probe
+from portlint.rules.common.handoffs import anchor
 
 LABELLED = Path(__file__).resolve().parents[2] / "fixtures" / "toctou-labelled"
 
@@ -49,7 +50,7 @@ def predicted() -> dict[str, set[str]]:
             result[f"{file}::{name}"] = set()
         for handoff in found.get(file, ()):
             codes = {rule.CODE for rule in (toctou_probe, ephemeral_fallback) if rule.judged(handoff)}
-            line = handoff.anchor.line
+            line = anchor(handoff).line
             holders = [(last - first, name) for name, first, last in spans if first <= line <= last]
             key = f"{file}::{min(holders)[1]}" if holders else f"{file}::<module>"
             result.setdefault(key, set()).update(codes)
