@@ -35,6 +35,7 @@ class Site(Struct, frozen=True):
     end_column: int = 0
     offset: int = 0  # doc sites: the number states the layout's value + offset (`[A, B)`: B = high + 1)
     mock: bool = False  # given to a mock (`MagicMock(port=8000)`, `patch.dict(os.environ, ...)`): test scope
+    pod: bool = False  # written for a Kubernetes pod that keeps its own network namespace (the extractor's evidence)
 
     @property
     def names(self) -> tuple[str, ...]:

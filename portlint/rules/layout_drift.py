@@ -13,8 +13,9 @@ Fix: safe when a person declared the band: rewrites the literal's digits, keepin
 its quoting and everything else. On a band `portlint init` inferred (`inferred:
 true`, until a person deletes that line) the fix is unsafe: the band is a guess
 at what the repository does, and its drift may be the truth. Such a band, learned
-from production sites only, says nothing of a test's own ports (`test_paths:`):
-those are not compared with it.
+from this repository's own ports, says nothing of a port that is not one (a
+test's, a pod's, a firewall rule's, a range's exclusive end, a port only
+dialled; see PL101's "Whose port"): those are not compared with it.
 """
 from __future__ import annotations
 
@@ -23,17 +24,19 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
 from portlint.stages.layout.bind import canonical, drift
+from portlint.stages.layout.ownership import ownership
 
 CODE = "PL301"
 NAME = "layout-drift"
 NEEDS_LAYOUT = True
-NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
+NEEDS = frozenset({"code_files"})  # whose port a site is (portlint.stages.layout.ownership)
 
 
 def check(layout: Layout) -> Iterator[Problem]:
+    owners = ownership(layout)
     for site in layout.code_sites:
         band = layout.band(site.band) if site.band and not site.derived else None
-        if band is None or site.value == 0 or (band.inferred and layout.in_tests(site)):
+        if band is None or site.value == 0 or (band.inferred and not owners.ours(site)):
             continue
         wanted = drift(layout, site)
         if wanted is not None:

@@ -8,6 +8,10 @@ keyword arguments (`serve(port=7000)`), `os.environ.get("NAME", default)` /
 the entries of an environment mapping (`{"MASTER_PORT": "29500"}`: upper-case keys).
 A numeric string literal counts as a port when its digits are the whole string.
 
+A value given to the Kubernetes client's models (`V1ContainerPort(container_port=8080)`,
+`V1HTTPGetAction(port=8080)`) is marked as a pod's own (`Site.pod`), as the same keys in a
+manifest are.
+
 Command-line option defaults are sites named like the shell long option they
 define, with their destination as an alias (`--port`, `port`), so one selector
 binds a script's `--port 8000` and the parser's default: argparse
@@ -48,6 +52,9 @@ _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _MOCK_CLASSES = frozenset(("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock",
                            "PropertyMock", "create_autospec"))
 _PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patch"))
+# The Kubernetes client's models (`client.V1ContainerPort`, `V1Probe`, `V1ServicePort`): a pod's spec
+# written in Python, whose ports are the pod's own (its network namespace, or its Service's address).
+_KUBERNETES_MODEL = re.compile(r"V1(?:beta\d+)?[A-Z][A-Za-z]*")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
@@ -172,6 +179,7 @@ class _SiteFinder(Visitor):
         self.env_defaults: dict[int, str] = {}
         self.cli_names: dict[str, str] = {}  # `option` imported from click -> "click.option"
         self.mocking = 0  # inside the arguments of this many mock calls (`MagicMock(port=...)`)
+        self.in_pod = 0  # inside the arguments of this many Kubernetes models (`V1ContainerPort(container_port=...)`)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module in ("click", "typer") and node.level == 0:
@@ -250,10 +258,12 @@ class _SiteFinder(Visitor):
     # -- calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted(node.func)
-        mock = _is_mock(callee)
+        mock, pod = _is_mock(callee), _KUBERNETES_MODEL.fullmatch(callee.rsplit(".", 1)[-1]) is not None
         self.mocking += mock
+        self.in_pod += pod
         self._call(node, callee)
         self.mocking -= mock
+        self.in_pod -= pod
 
     def _call(self, node: ast.Call, callee: str) -> None:
         if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
@@ -344,6 +354,7 @@ class _SiteFinder(Visitor):
             role=role_of(leaf or name), scope=".".join(self.scopes),
             end_line=end_line, end_column=end_column,
             aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)), mock=self.mocking > 0,
+            pod=self.in_pod > 0,
         ))
 
 
