@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from portlint import GC_THRESHOLDS, analysis
 from portlint.analysis.destinations import Destinations
+from portlint.config import baseline as baselines
 from portlint.config.build import Config
 from portlint.model.extraction import CodeFile, Extraction, Suppression
 from portlint.model.layout import NOWHERE, Layout
@@ -353,6 +354,8 @@ class Engine:
         self.unwritten: set[str] = set()  # fixed files the writer refused
         self.digests: dict[str, str] = {}  # path -> digest of the bytes read (with the cache on)
         self.files: dict[str, FileState] | None = None  # the per-file stage's results, once computed (scanned)
+        self.baseline_kept: list[baselines.Entry] = []  # of the last check: the baseline entries still in use or not judged
+        self.baseline_input: list[Problem] = []  # of the last check: the problems the baseline was laid over
 
     # The rules are imported when first asked for: after the per-file stage, or while the pool's
     # workers start on it (_meanwhile), never before it (~12 ms of every cold check).
@@ -709,9 +712,39 @@ class Engine:
         for judge in self.judges:  # rules over the suppressions the others used (PL002)
             kept += named(judge, judge.judge(layout, suppressions, used, self.enabled, self.selected, lambda p: files[p].data))
         kept = [p for p in kept if self.reported(p.path)]
+        if self.baseline is not None:
+            kept = self._set_aside(kept, files, self.baseline)
         for rule in self.beyond:
             kept += named(rule, rule.beyond_selection(layout))
         return sorted(kept)
+
+    @cached_property
+    def baseline(self) -> baselines.Baseline | None:
+        """The problems set aside where no comment can go (portlint/config/baseline.py), read once."""
+        return baselines.load(self.config.root)
+
+    def _set_aside(self, problems: list[Problem], files: dict[str, FileState], baseline: baselines.Baseline) -> list[Problem]:
+        """The problems the baseline does not set aside, and PL002 for each of its entries that set
+        aside none (of a rule that ran, on a path reported)."""
+        self.baseline_input = problems
+        kept, used = baselines.apply(problems, baseline, lambda path: self.bytes_of(files, path))
+        judged = [e for e in baseline.entries if self.enabled(e.code) and self.reported(e.path)]
+        lines = {e.line for e in judged}
+        self.baseline_kept = [*used, *(e for e in baseline.entries if e.line not in lines)]  # what --add-noqa keeps
+        if self.enabled("PL002"):
+            from portlint.rules import BY_CODE
+
+            kept += named(BY_CODE["PL002"], BY_CODE["PL002"].stale(baseline, judged, used))
+        return kept
+
+    def bytes_of(self, files: Mapping[str, FileState], path: str) -> bytes | None:
+        """A problem's file as checked: as extracted, else as it is on disk (the config, a file that failed)."""
+        if path in files:
+            return files[path].data
+        try:
+            return (self.config.root / path).read_bytes()
+        except OSError:
+            return None
 
     def _ignored_for_file(self, problem: Problem) -> bool:
         return any(
