@@ -379,27 +379,36 @@ def _children(path: str, node: Any) -> Iterator[tuple[str, Any]]:
         yield (f"{path}.{key.value}" if path else str(key.value)), value
 
 
-# A Helm chart's values (`values.yaml`, `values-prod.yaml`, `ci/values.dev.yaml`, `my-values.yaml`).
+# A Helm chart's values (`values.yaml`, `values-prod.yaml`, `ci/values.dev.yaml`, `my-values.yaml`),
+# and the folders charts live in.
 _HELM_VALUES = re.compile(r"(?:.*[-_.])?values(?:[-_.].*)?\.ya?ml")
+_HELM_FOLDERS = frozenset(("chart", "charts", "helm", "helm-chart", "helm-charts", "helmchart", "helmcharts"))
 _CONTAINER_LISTS = ("containers", "initContainers")
+_KIND_CLUSTER = "kind.x-k8s.io/"  # kind's own config: its ports are the host's (`apiServerPort`, port mappings)
 
 
 class _Pods(NamedTuple):
     """The pod specs of a file (the key path of every mapping holding `containers:`, and whether it
-    sets `hostNetwork: true`), and whether any mapping of the file sets `hostNetwork: true`."""
+    sets `hostNetwork: true`), whether any mapping of the file sets `hostNetwork: true`, and whether
+    every document of the file is a Kubernetes object (`apiVersion` and `kind` at its top)."""
 
     specs: list[tuple[str, bool]]
     host_network: bool
+    kubernetes: bool
 
 
 class _PodScope:
     """Which key paths of a file are written for a pod that keeps its own network namespace: a
-    container of a pod spec without `hostNetwork: true` (its ports, environment and commands), and
-    every key of a Helm chart's values file that sets no `hostNetwork: true` (the chart's pods bind
-    or dial those values; a node's own ports, `nodePort`/`hostPort`, are told apart by their keys)."""
+    container of a pod spec without `hostNetwork: true` (its ports, environment and commands); and,
+    where no key of the file sets `hostNetwork: true`, every key of a file of Kubernetes objects
+    (workloads run in pods; a Service's ports are behind its own address) and of a Helm chart's
+    values (the chart's pods bind or dial them). A node's own ports (`nodePort`, `hostPort`) are
+    told apart by their keys (portlint.stages.layout.services.kubernetes)."""
 
     def __init__(self, path: str, pods: _Pods) -> None:
-        self.values = not pods.host_network and _HELM_VALUES.fullmatch(path.rsplit("/", 1)[-1]) is not None
+        folders, name = path.split("/")[:-1], path.rsplit("/", 1)[-1]
+        helm = _HELM_VALUES.fullmatch(name) is not None or any(part.lower() in _HELM_FOLDERS for part in folders)
+        self.values = not pods.host_network and (pods.kubernetes or helm)
         self.prefixes = tuple(
             f"{spec}.{key}[" if spec else f"{key}[" for spec, host in pods.specs if not host for key in _CONTAINER_LISTS
         )
@@ -421,6 +430,7 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
     invoking: list[tuple[str, Any]] = []
     specs: list[tuple[str, bool]] = []
     host_network = False
+    kubernetes = bool(roots) and all(map(_kubernetes_object, roots))
     seen: set[int] = set()
     stack: list[tuple[str, Any]] = [("", root) for root in reversed(roots)]
     pop, push = stack.pop, stack.append
@@ -472,7 +482,17 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
         host_network = host_network or host
         children.reverse()
         stack += children
-    return candidates, spanned, invoking, _Pods(specs, host_network)
+    return candidates, spanned, invoking, _Pods(specs, host_network, kubernetes)
+
+
+def _kubernetes_object(root: Any) -> bool:
+    """A document that is a Kubernetes object (not kind's cluster config, whose ports are the host's)."""
+    if root.id != "mapping":
+        return False
+    keys = {key.value: value for key, value in root.value if key.id == "scalar"}
+    version, kind = keys.get("apiVersion"), keys.get("kind")
+    return version is not None and kind is not None and version.id == "scalar" and kind.id == "scalar" \
+        and not str(version.value).startswith(_KIND_CLUSTER)
 
 
 def _site(source: Source, start: int, path: str, node: Any, pod: bool) -> Site | None:
