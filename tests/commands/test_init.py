@@ -67,13 +67,13 @@ def test_on_the_demo_the_starter_config_names_the_planted_disagreements_and_keep
          " (6000-6999), beyond the ports its sites write"),
     ]
     text = (demo / ".portlint.yaml").read_text()
-    for said in (
-        "# production sites disagree: gym 5000-5999 in examples/configs/grpo_math_1B.yaml, "
-        "nemo_rl/distributed/ports.py; gym-2 25000-25999 in examples/configs/evals/eval.yaml; a person decides",
-        "# production sites disagree: master 1400-1999 in examples/configs/grpo_math_1B.yaml, "
-        "nemo_rl/distributed/ports.py; master-2 1500-1999 in examples/configs/sft.yaml; a person decides",
-        "# production sites disagree: generation 3000-4999 in examples/configs/evals/eval.yaml, "
-        "examples/configs/grpo_math_1B.yaml; generation-2 3000-5499 in nemo_rl/distributed/ports.py; a person decides",
+    for said in (  # one line each
+        "\n  # production sites disagree: gym 5000-5999 (2 files), gym-2 25000-25999 (1 file); a person decides "
+        "which is right\n",
+        "\n  # production sites disagree: master 1400-1999 (2 files), master-2 1500-1999 (1 file); a person decides "
+        "which is right\n",
+        "\n  # production sites disagree: generation 3000-4999 (2 files), generation-2 3000-5499 (1 file); a person "
+        "decides which is right\n",
     ):
         assert said in text
     bands = load_config(demo / ".portlint.yaml", demo).bands
@@ -337,3 +337,39 @@ def test_names_that_write_one_port_only_apart_share_a_band_with_a_note(
     assert "  # names that write this port only in different places, taken for one service" in text
     [band] = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
     assert [s.name for s in band.sites] == ["VLLM_PORT_START", "listener_port"]
+
+
+SERVICES = FIXTURES / "init" / "services" / "repo"
+
+
+def test_init_describes_services_and_its_config_holds_no_problem_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Four servers that each write `--port` and `XConfig.port` with values of their own are four bands
+    named after their packages, not a disagreement; two example configs that give one key two values
+    are one; a port only dialled, a firewall's and a Helm chart's make no band; a bare `port` learned
+    from examples is pinned to them, so the vendored tool's own `--port` default stays its own."""
+    repo = _repository(SERVICES, tmp_path / "services")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    bands = {band.name: band for band in load_config(repo / ".portlint.yaml", repo).bands}
+    assert {name: (band.span, band.shares_with) for name, band in bands.items()} == {
+        "agent-gateway": ("8080", ()), "agent-router": ("8081", ()),
+        "data-gateway": ("8090", ()), "data-router": ("8091", ()),
+        "master": ("29500", ("master-2",)), "master-2": ("29600", ("master",)),
+        "serve": ("8000", ()), "vendorlib-port": ("5000", ()),
+    }
+    assert [(s.name, s.files) for s in bands["serve"].sites] == [
+        ("port", ("examples/serve.yaml",)), ("port", ("examples/serve_large.yaml",)),
+    ]
+    text = (repo / ".portlint.yaml").read_text()
+    assert [line for line in text.splitlines() if "production sites disagree" in line] == [
+        "  # production sites disagree: master 29500 (1 file), master-2 29600 (1 file); a person decides which is right",
+    ]
+    assert _problems(capsys) == []  # nothing in the config, nothing in the code
+    vendored = (repo / "vendorlib" / "cli.py").read_bytes()
+    (repo / "examples" / "serve_large.yaml").write_text("model: large\nport: 8100\n")  # a drift of the example
+    assert [(p["path"], p["code"]) for p in _problems(capsys)] == [("examples/serve_large.yaml", "PL301")]
+    assert main(["--fix", "--unsafe-fixes"]) == 0
+    assert (repo / "examples" / "serve_large.yaml").read_text() == "model: large\nport: 8000\n"
+    assert (repo / "vendorlib" / "cli.py").read_bytes() == vendored  # its own `--port`: no example's band claims it
