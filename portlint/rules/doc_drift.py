@@ -8,7 +8,13 @@ shell, Python) or Markdown line that names a band's selector and states a port
 or range (`A-B`, `A–B`, `[A, B)`, `A+`) must state the band's range. A
 documented `NAME=N` whose NAME nothing in the repository's code defines or
 reads is reported too.
-Test-like paths (`test_paths:`) are neither docs nor definitions here.
+Test-like paths (`test_paths:`) are neither docs nor definitions here. A doc
+states a band's or a definition's value only where it is not another tool's
+documentation: a setting a tool of portlint's table reads (`MASTER_PORT`, read by
+torch.distributed; `--dashboard-port`, Ray's) stated at that tool's own default
+(`MASTER_PORT=29500` on a page about another trainer's launcher) describes that
+tool, not this repository's launcher that sets 40000, and such a name is read
+(by the tool) even where no code of the repository mentions it.
 Why: the docs are where people copy ports from; in the real fix behind
 portlint, reviewers had to ask for two doc syncs and a stale value survived.
 Example (fails, band master 1400-1999): `#   1300-1999  Master address (cluster.master_port_range_low/high)`
@@ -27,6 +33,7 @@ from portlint.model.problems import Problem
 from portlint.model.records import replace
 from portlint.model.sites import Site
 from portlint.stages.layout.bind import band_for, canonical
+from portlint.tables.tool_defaults import documented_defaults, normalized
 
 CODE = "PL501"
 NAME = "doc-drift"
@@ -37,12 +44,21 @@ NEEDS = frozenset({"unreferenced"})
 def check(layout: Layout) -> Iterator[Problem]:
     defined = _definitions(layout)
     for site in layout.sites:
-        if not site.is_doc or layout.in_tests(site):  # a test's comment is not the docs
+        if not site.is_doc or layout.in_tests(site) or _a_tools_own(site):  # a test's comment is not the docs
             continue
         if site.band:
             yield from _against_layout(layout, site)
-        elif site.kind == "markdown" and not site.scope:
-            yield from _against_code(site, defined.get(site.name, {}), site.name in layout.unreferenced)
+        elif site.kind == "markdown" and not site.scope:  # a name a tool reads is read, if not by this code
+            unread = site.name in layout.unreferenced and site.name not in documented_defaults()
+            yield from _against_code(site, defined.get(site.name, {}), unread)
+
+
+def _a_tools_own(site: Site) -> bool:
+    """A doc line about another tool's setting: a name a tool of portlint's table reads (`MASTER_PORT`,
+    torch.distributed's), stated at that tool's own default (29500): that tool's documentation (a page
+    on another trainer's launcher), not a description of this repository's band or definition."""
+    known = documented_defaults()
+    return site.value in (known.get(site.name) or known.get(normalized(site.name.lstrip("-"))) or ())
 
 
 def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
