@@ -151,7 +151,7 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         Computed ports (`$((BASE + 1))`) are left out: they follow their operands."""
         ranges, singles = ranges_and_singles(site for site in self.code_sites if not site.derived)
         found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
-        return (*found, *(Written(s.value, s.value, s.name, (s,)) for s in singles))
+        return (*found, *(Written(s.value, s.top, s.name, (s,)) for s in singles))
 
     @cached_property
     def _every_port_sites(self) -> frozenset[int]:

@@ -1,7 +1,8 @@
 """A port or range reaches the kernel's ephemeral range.
 
-What it does: flags every site whose port (or whose range's high end) is at or
-above `ephemeral_floor`, and every band a person declared that reaches it (a
+What it does: flags every site whose port (or whose range's high end, or the
+last port of a run written from a base: `[BASE + i for i in range(4)]`,
+`list(range(40000, 40008))`) is at or above `ephemeral_floor`, and every band a person declared that reaches it (a
 band `portlint init` inferred is reported at its sites, where a suppression
 can go).
 Whose port: a value is this repository's port only where the repository
@@ -49,6 +50,7 @@ def check(layout: Layout) -> Iterator[Problem]:
             )
     owners = ownership(layout)
     for site in layout.code_sites:
-        if floor <= site.value <= MAX_PORT and owners.ours(site):
+        if floor <= site.top and site.value <= MAX_PORT and owners.ours(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
+            what += f"-{site.top}" if site.extent else ""
             yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

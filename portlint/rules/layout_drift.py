@@ -8,9 +8,11 @@ single-port band its port. A site whose layout value is not a single number
 Why: the layout is declared once so that twenty files cannot disagree; a value
 that drifted is how a stale port survives a layout change.
 Example (fails, band master 1400-1999): `cluster.master_port_range_low: 1500`
+A run of ports written from a base (`[8000 + i for i in range(4)]`) is its base:
+it drifts when the base does, and is reported when the run passes the band's end.
 Port 0 (the kernel picks) is never reported or rewritten: PL102 judges zeros.
-Fix: safe when a person declared the band: rewrites the literal's digits, keeping
-its quoting and everything else. On a band `portlint init` inferred (`inferred:
+Fix: safe when a person declared the band: rewrites the literal's digits (a
+run's base, never its count), keeping its quoting and everything else. On a band `portlint init` inferred (`inferred:
 true`, until a person deletes that line) the fix is unsafe: the band is a guess
 at what the repository does, and its drift may be the truth. Such a band, learned
 from this repository's own ports, says nothing of a port that is not one (a
@@ -46,3 +48,5 @@ def check(layout: Layout) -> Iterator[Problem]:
             )
         elif canonical(site, band) is None and not band.contains(site.value):  # a port of a range band
             yield Problem.at(site, CODE, f"{site.name}={site.value} lies outside band {band.name} ({band.span})")
+        elif site.extent and not band.contains(site.top):  # a run of ports from the band's base, past its end
+            yield Problem.at(site, CODE, f"{site.name}={site.value}-{site.top} runs past band {band.name} ({band.span})")

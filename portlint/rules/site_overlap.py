@@ -90,7 +90,7 @@ def _scopes(layout: Layout, written: list[_Written]) -> Iterator[list[_Written]]
 
 def _written(layout: Layout) -> list[_Written]:
     candidates = [
-        (w.first, w.low, w.high, f"{w.name} {w.span}" if w.is_range else f"{w.name}={w.low}", w.sites)
+        (w.first, w.low, w.high, f"{w.name} {w.span}" if w.is_range else f"{w.name}={w.span}", w.sites)
         for w in layout.written
         if not w.every_port  # a firewall's "any port": no service's lane
     ]
