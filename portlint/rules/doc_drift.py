@@ -14,7 +14,10 @@ documentation: a setting a tool of portlint's table reads (`MASTER_PORT`, read b
 torch.distributed; `--dashboard-port`, Ray's) stated at that tool's own default
 (`MASTER_PORT=29500` on a page about another trainer's launcher) describes that
 tool, not this repository's launcher that sets 40000, and such a name is read
-(by the tool) even where no code of the repository mentions it.
+(by the tool) even where no code of the repository mentions it. A band
+`portlint init` inferred describes the sites it was learned from: only a doc in
+their part of the repository (a folder holding, or held by, one of theirs) is
+compared with it.
 Why: the docs are where people copy ports from; in the real fix behind
 portlint, reviewers had to ask for two doc syncs and a stale value survived.
 Example (fails, band master 1400-1999): `#   1300-1999  Master address (cluster.master_port_range_low/high)`
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from portlint.model.layout import Layout
 from portlint.model.ports import HIGH, LOW
@@ -77,7 +81,7 @@ def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
 
 def _against_layout(layout: Layout, site: Site) -> Iterator[Problem]:
     band = layout.band(site.band)
-    if band is None or _ambiguous(layout, site):
+    if band is None or _ambiguous(layout, site) or band.inferred and not _beside(layout, site, band.name):
         return
     wanted = canonical(site, band)
     if site.scope and site.role in (LOW, HIGH):  # a stated range is the band's range
@@ -90,6 +94,19 @@ def _against_layout(layout: Layout, site: Site) -> Iterator[Problem]:
     else:
         message = f"doc states {site.name}={site.value}; band {band.name} gives {wanted}"
     yield Problem.replacing(site, CODE, message, wanted + site.offset, safe=False)
+
+
+def _beside(layout: Layout, doc: Site, band: str) -> bool:
+    """A doc in a folder that holds, or is held by, the folder of a site of the band: the part of
+    the repository a band `portlint init` inferred describes (it says what those sites write, and
+    nothing of a page elsewhere that shares a name)."""
+    where = PurePosixPath(doc.path).parent
+    for site in layout.code_sites:
+        if site.band == band:
+            folder = PurePosixPath(site.path).parent
+            if folder == where or folder in where.parents or where in folder.parents:
+                return True
+    return False
 
 
 def _ambiguous(layout: Layout, site: Site) -> bool:

@@ -16,8 +16,9 @@ and the code analyses gathered says it is something else:
   binds none;
 - EXCLUSIVE_END: a range's exclusive end, one past its last port (`max_port = 65536`, or a
   high bound the code reads as the stop of `range(low, high)`: `portlint.analysis.destinations`);
-- DIALLED: a value the repository only dials, the far end of its connections
-  (`portlint.analysis.destinations`): that server's port, wherever it runs.
+- DIALLED: a value the repository only dials, the far end of its connections (a name that
+  says so, `remote_port`, `upstream.port`; a default every read of which ends at a connection:
+  `portlint.analysis.destinations`): that server's port, wherever it runs.
 
 Where the evidence cannot tell, the site is not this repository's port: portlint reports
 less, not more. The fact is computed once per layout, for each site on first ask, cheapest
@@ -46,6 +47,7 @@ _RULE_DIRECTIONS = frozenset(("ingress", "egress", "inbound", "outbound"))
 _RULE_WORDS = frozenset(("rule", "rules", "allow", "allowed", "permission", "permissions"))
 _RULE_BOUNDS = frozenset(("fromport", "toport"))  # AWS's `FromPort`/`ToPort`, Terraform's `from_port`/`to_port`
 _END_WORDS = frozenset(("end", "stop", "limit"))
+_FAR_END = frozenset(("remote", "upstream", "destination", "dest"))
 _KEY = "_portlint_ownership"
 
 
@@ -79,7 +81,7 @@ class Ownership:
         said = layout.destinations.exclusive_end(site)
         if said or said is None and exclusive_end(site):
             return EXCLUSIVE_END
-        if layout.destinations.connect_only(site):
+        if dialled(site) or layout.destinations.connect_only(site):
             return DIALLED
         return OURS
 
@@ -101,6 +103,14 @@ def firewall(site: Site) -> bool:
     if (single | paired) & _FIREWALL_WORDS or "".join(leaf_words(site.name)) in _RULE_BOUNDS:
         return True
     return bool(single & _RULE_DIRECTIONS and single & _RULE_WORDS)
+
+
+def dialled(site: Site) -> bool:
+    """A port its own name says is the far end of a connection: `remote_port`, `upstream.port`,
+    `dest_port` (of a server elsewhere, whatever this repository runs)."""
+    parts = site.name.lstrip("-").split(".")
+    said = {word for part in parts[-2:] for word in words(part, frozenset())}
+    return bool(said & _FAR_END)
 
 
 def exclusive_end(site: Site) -> bool:
