@@ -191,12 +191,13 @@ def _one_definition(parts: Iterable[Group]) -> bool:
 
 def _definition(site: Site) -> tuple[str, str, str]:
     """What a site defines: a YAML key path (one field of a config schema, whichever file fills it
-    in); in code and scripts its name, and where its own name says nothing (`--port`,
-    `GatewayConfig.port`) the folder that defines it, else its top-level package (`--port` of two
-    servers' `__main__.py`, `server_port` of a library and of a demo app, are two things)."""
-    name = _INDEX.sub("", site.name).lstrip("-")
+    in; `ports[0]` and `ports[1]` are two entries); in code and scripts its name, and where its own
+    name says nothing (`--port`, `GatewayConfig.port`) the folder that defines it, else its
+    top-level package (`--port` of two servers' `__main__.py`, `server_port` of a library and of a
+    demo app, are two things)."""
     if site.kind == "yaml":
-        return site.kind, name, ""
+        return site.kind, site.name, ""
+    name = _INDEX.sub("", site.name).lstrip("-")
     leaf = name.rsplit(".", 1)[-1]
     folders = site.path.split("/")[:-1]
     where = "/".join(folders) if not _words(leaf) else folders[0] if folders else ""
@@ -207,12 +208,16 @@ def _services(group: Group, parts: list[tuple[Group, tuple[int, int], tuple[str,
               ) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]:
     """Parts of one name that no definition shares are separate services: each a band of its own,
     named after what serves it (its enclosing keys, class, folders: the fewest that tell it from
-    the others); one that nothing tells apart is left out."""
-    names = _telling([_contexts(part.sites[0]) for part, _, _ in parts])
+    the others). Parts that nothing tells apart (two entries of one list in one manifest) keep one
+    name, as the ports of one thing; one whose name and context say nothing at all is left out."""
+    contexts = [_contexts(part.sites[0]) for part, _, _ in parts]
+    names = _telling(contexts)
     base = [] if group.generic else group.name.split("-")
     found = []
-    for (part, span, others), name in zip(parts, names):
+    for (part, span, others), name, context in zip(parts, names, contexts):
         if name is None:
+            name = _named(context, len(context)) or ()
+        if not name and not base:
             continue  # nothing says what it serves
         words = [*name, *(w for w in base if w not in name)]
         found.append((Group("-".join(words), part.generic, part.ranges, part.singles, pinned=part.pinned), span, others))
@@ -241,10 +246,12 @@ def _named(levels: list[list[str]], depth: int) -> tuple[str, ...] | None:
 
 def _contexts(site: Site) -> list[list[str]]:
     """What encloses a site, nearest first, each level's telling words: its parent keys (YAML), its
-    class or function (Python), then its folders (not the file: a file says where, not what)."""
+    class (Python: a function says what uses a port, not what serves it), then its folders (not
+    the file: a file says where, not what)."""
     levels: list[list[str]] = []
     head = _INDEX.sub("", site.name).lstrip("-").rpartition(".")[0]
-    scopes = head.split(".") if site.kind == "yaml" and head else (site.scope.split(".") if site.scope else [])
+    scopes = head.split(".") if site.kind == "yaml" and head else \
+        [part for part in (site.scope.split(".") if site.scope else []) if part[:1].isupper()]  # classes, not functions
     for part in [*reversed(scopes), *reversed(site.path.split("/")[:-1])]:
         words = [w for w in _words(part) if w not in _CONTEXT_FILLER]
         if words and words not in levels:
