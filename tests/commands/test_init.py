@@ -328,15 +328,21 @@ def test_one_service_under_many_names_is_one_band_learned_from_production_only(
     ]
 
 
-def test_names_that_write_one_port_only_apart_share_a_band_with_a_note(
+def test_names_that_write_one_port_apart_in_one_folder_share_a_band_with_a_note_and_elsewhere_do_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    _write(tmp_path, {"a/strategy.py": "VLLM_PORT_START = 20000\n", "b/router.py": "make(listener_port=20000)\n"})
+    _write(tmp_path, {
+        "a/strategy.py": "VLLM_PORT_START = 20000\n", "a/router.py": "make(listener_port=20000)\n",
+        "b/gateway.py": "GATEWAY_PORT = 8080\n", "c/runner.py": "run(model_service_port=8080)\n",
+    })
     assert _init_and_check(tmp_path, monkeypatch, capsys) == []
     text = (tmp_path / ".portlint.yaml").read_text()
-    assert "  # names that write this port only in different places, taken for one service" in text
-    [band] = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
-    assert [s.name for s in band.sites] == ["VLLM_PORT_START", "listener_port"]
+    assert text.count("  # names that write this port only in different places, taken for one service") == 1
+    bands = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
+    assert [(b.name, [s.name for s in b.sites]) for b in bands] == [
+        ("gateway", ["GATEWAY_PORT"]), ("model-service", ["model_service_port"]),  # one number, two services
+        ("vllm", ["VLLM_PORT_START", "listener_port"]),
+    ]
 
 
 SERVICES = FIXTURES / "init" / "services" / "repo"
@@ -346,8 +352,8 @@ def test_init_describes_services_and_its_config_holds_no_problem_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Four servers that each write `--port` and `XConfig.port` with values of their own are four bands
-    named after their packages, not a disagreement; two example configs that give one key two values
-    are one; a port only dialled, a firewall's and a Helm chart's make no band; a bare `port` learned
+    named after their packages, not a disagreement; two example configs that give one key two values,
+    and one module's two defaults for its service, are one; a port only dialled, a firewall's and a Helm chart's make no band; a bare `port` learned
     from examples is pinned to them, so the vendored tool's own `--port` default stays its own."""
     repo = _repository(SERVICES, tmp_path / "services")
     monkeypatch.chdir(repo)
@@ -357,6 +363,7 @@ def test_init_describes_services_and_its_config_holds_no_problem_of_its_own(
         "agent-gateway": ("8080", ()), "agent-router": ("8081", ()),
         "data-gateway": ("8090", ()), "data-router": ("8091", ()),
         "master": ("29500", ("master-2",)), "master-2": ("29600", ("master",)),
+        "model-service": ("8080", ("model-service-2",)), "model-service-2": ("28080", ("model-service",)),
         "serve": ("8000", ()), "vendorlib-port": ("5000", ()),
     }
     assert [(s.name, s.files) for s in bands["serve"].sites] == [
@@ -364,6 +371,8 @@ def test_init_describes_services_and_its_config_holds_no_problem_of_its_own(
     ]
     text = (repo / ".portlint.yaml").read_text()
     assert [line for line in text.splitlines() if "production sites disagree" in line] == [
+        "  # production sites disagree: model-service 8080 (1 file), model-service-2 28080 (1 file); a person decides"
+        " which is right",  # two defaults of one module's service
         "  # production sites disagree: master 29500 (1 file), master-2 29600 (1 file); a person decides which is right",
     ]
     assert _problems(capsys) == []  # nothing in the config, nothing in the code

@@ -180,11 +180,15 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
 
 
 def _one_definition(parts: Iterable[Group]) -> bool:
-    """Two parts hold one definition (`_definition`), or sites of two kinds (a config key and the
-    code default it feeds, a script's option and the parser's): one service that disagrees."""
-    found = [({_definition(site) for site in part.sites}, {site.kind for site in part.sites}) for part in parts]
+    """Two parts hold one definition (`_definition`), sites of two kinds (a config key and the code
+    default it feeds, a script's option and the parser's), or code of one file (a module's two
+    defaults for its service): one service that disagrees. (A YAML file holds many services' keys.)"""
+    found = [(
+        {_definition(site) for site in part.sites}, {site.kind for site in part.sites},
+        {site.path for site in part.sites if site.kind != "yaml"},
+    ) for part in parts]
     return any(
-        first[0] & second[0] or len(first[1] | second[1]) > 1
+        first[0] & second[0] or len(first[1] | second[1]) > 1 or first[2] & second[2]
         for index, first in enumerate(found) for second in found[index + 1:]
     )
 
@@ -339,9 +343,11 @@ def _ports(groups: Iterable[Group]) -> Iterator[Port]:
 def _one_service(ports: list[Port]) -> list[Port]:
     """Ports of one value written under names that are one service (`portlint.stages.layout.services`: the env
     var feeding a default, a client's default for its server) are one port: one band, named from
-    the words their names share. So are names that write one value only in different places (files,
-    Python classes): as PL202 does, init takes them for one value restated, not two services; two
-    names on one port of one file (or class) stay two bands, and PL201 reports them."""
+    the words their names share. So are names that write one value in different files (or Python
+    classes) of one folder (a server's `--port` and its client's default, beside it): one value
+    restated, not two services. Names that only happen to write one value in different folders
+    (`--port` of a gateway, `model_service_port` of a runner), or in one file, stay two bands: a
+    band describes a service, not a number."""
     classes = UnionFind(len(ports))
     for i, a in enumerate(ports):
         for j in range(i + 1, len(ports)):
@@ -351,6 +357,7 @@ def _one_service(ports: list[Port]) -> list[Port]:
             if a.value == b.value and (
                 any(same_service(x, y) for x in sites_a for y in sites_b)
                 or not {_together(s) for s in sites_a} & {_together(s) for s in sites_b}
+                and {_folder(s) for s in sites_a} == {_folder(s) for s in sites_b}
             ):
                 classes.union(i, j)
     members: dict[int, list[Port]] = defaultdict(list)
@@ -368,6 +375,10 @@ def _one_service(ports: list[Port]) -> list[Port]:
         merged.append(Port(family[0].value, groups, tuple(o for port in family for o in port.others),
                            label or groups[0].name, unsure=not label))
     return merged
+
+
+def _folder(site: Site) -> str:
+    return site.path.rpartition("/")[0]
 
 
 def _together(site: Site) -> tuple[str, str]:
