@@ -11,18 +11,19 @@ and the code analyses gathered says it is something else:
   client's models: `portlint.stages.layout.services.kubernetes`): no host's layout holds it;
 - ANY_PORT: a bound of a range over every port (`port_min=1, port_max=65535`), a firewall's
   "any port";
-- FIREWALL: a cloud firewall or security-group rule's port (`FromPort`, `allowed.ports`, a key
-  or scope naming a firewall, a security group, an ingress or egress rule): it opens a port,
-  binds none;
+- FIREWALL: a cloud firewall or security-group rule's port (`FromPort`/`ToPort`, a key or scope
+  naming a firewall, a security group, an ingress or egress rule): it opens a port, binds none;
 - EXCLUSIVE_END: a range's exclusive end, one past its last port (`max_port = 65536`, or a
   high bound the code reads as the stop of `range(low, high)`: `portlint.analysis.destinations`);
 - DIALLED: a value the repository only dials, the far end of its connections (a name that
   says so, `remote_port`, `upstream.port`; a default every read of which ends at a connection:
   `portlint.analysis.destinations`): that server's port, wherever it runs.
 
-Where the evidence cannot tell, the site is not this repository's port: portlint reports
-less, not more. The fact is computed once per layout, for each site on first ask, cheapest
-evidence first (the code analyses parse a module only for a site the rest left open).
+A site with no such evidence is the repository's; where the evidence says a site may be
+something else (a file of Kubernetes objects, a name that says it is remote), it is taken for
+that: portlint reports less, not more. The fact is computed once per layout, for each site on
+first ask, cheapest evidence first (the code analyses parse a module only for a site the rest
+left open).
 """
 from __future__ import annotations
 
