@@ -103,7 +103,7 @@ _CONFIG_HELP = "A config file (anywhere), or a TOML `KEY = VALUE` setting that o
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="With --fix: exit 1 when a file was changed.")
 @click.option("--no-color", is_flag=True, help="Never colour the output (as NO_COLOR does; FORCE_COLOR colours a pipe).")
 @click.option("-q", "--quiet", is_flag=True, help="Print problems only: no summary, no notes.")
-@click.option("--add-noqa", is_flag=True, help="Add a suppression comment for every problem (a baseline); list those that take none.")
+@click.option("--add-noqa", is_flag=True, help="Add a suppression comment for every problem; set those that take none aside in .portlint-baseline.")
 @click.option("--no-cache", is_flag=True, envvar="PORTLINT_NO_CACHE",
               help="Neither read nor write .portlint_cache/ (also PORTLINT_NO_CACHE=1).")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path),
@@ -263,15 +263,15 @@ def _add_noqa(config: Config, options: Options, quiet: bool, exit_zero: bool) ->
 
     outcome = add_noqa(config, options)
     context = Context(config.root, Path.cwd())
-    for problem, reason in outcome.refused:
+    for problem, reason in [] if quiet else outcome.set_aside:
         where = f"{context.display(problem.path)}:{problem.line}:{problem.column}: {problem.code} {problem.message}"
-        click.echo(f"portlint: not suppressed: {printable(where)} ({reason})", err=True)
-    for note in [] if quiet else [*outcome.notes, *outcome.write_errors]:
+        click.echo(f"portlint: set aside in the baseline: {printable(where)} ({reason})", err=True)
+    for note in [*outcome.write_errors, *([] if quiet else outcome.notes)]:
         click.echo(f"portlint: {printable(note)}", err=True)
     if not quiet:
         click.echo(summary(outcome))
     _not_in_git_note(config, quiet, outcome.in_git)
-    return EXIT_CLEAN if exit_zero or not (outcome.refused or outcome.write_errors) else EXIT_PROBLEMS
+    return EXIT_CLEAN if exit_zero or not outcome.write_errors else EXIT_PROBLEMS
 def _reported(root: Path, paths: tuple[Path, ...]) -> tuple[str, ...]:
     """The given paths, relative to the root; empty when they cover the whole root."""
     relative = []

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from portlint import GC_THRESHOLDS
+from portlint.config import baseline as baselines
+from portlint.config.baseline import Baseline
 from portlint.config.build import Config
 from portlint.model.files import FileState
 from portlint.model.frozen import FrozenPair
@@ -27,6 +29,7 @@ from portlint.stages import write as writing
 from portlint.stages.fix import fix_loop
 from portlint.stages.layout import build, frozen
 from portlint.stages.layout.build import Ground, needs_of
+from portlint.stages.read import read_file
 
 if TYPE_CHECKING:
     from portlint.model.problems import Problem
@@ -109,13 +112,33 @@ class Session(NamedTuple):
     ground: Ground
     files: dict[str, FileState]
     notes: list[str]
+    baseline: Baseline | None = None  # the problems set aside where no comment can go (.portlint-baseline)
 
     def layout(self, files: Mapping[str, FileState]) -> Layout:
         return build.layout(self.ground, files)
 
     def check(self, files: Mapping[str, FileState]) -> list[Problem]:
         config = self.prepared.config
-        return checking.check(self.layout(files), files, self.chosen, config.per_file_ignores, self.options.paths)
+        return checking.check(self.layout(files), files, self.chosen, config.per_file_ignores, self.options.paths,
+                              self.baseline, lambda path: self.data_of(files, path))
+
+    def every(self, files: Mapping[str, FileState]) -> list[Problem]:
+        """The problems with no baseline laid over them."""
+        return self._replace(baseline=None).check(files)
+
+    def aside(self, files: Mapping[str, FileState]) -> checking.Aside | None:
+        """What the baseline makes of the problems (None without a baseline)."""
+        if self.baseline is None:
+            return None
+        return checking.set_aside(self.every(files), self.baseline, self.chosen, self.options.paths,
+                                  lambda path: self.data_of(files, path))
+
+    def data_of(self, files: Mapping[str, FileState], path: str) -> bytes | None:
+        """A problem's file as checked: as extracted (fixes included), else as read from the root
+        (the config, a file that failed to parse)."""
+        if path in files:
+            return files[path].data
+        return read_file(self.prepared.config.root, path, False, lambda data: True).data
 
     def extract(self, path: str, kind: str, data: bytes) -> FileState:
         """A file extracted again (after an edit); a frozen side's tree is kept for the layout."""
@@ -151,7 +174,7 @@ def session(config: Config, options: Options, known: Known = NOTHING_KNOWN) -> S
                     lambda path: perfile.reread(config.root, path, prepared.names))
     ground = build.once(ground, scanned.files, usage)
     notes = [*([config.floor_note] if config.floor_note else []), *scanned.notes]
-    return Session(prepared, options, chosen, ground, dict(scanned.files), notes)
+    return Session(prepared, options, chosen, ground, dict(scanned.files), notes, baselines.load(config.root))
 
 
 def run(config: Config, options: Options, known: Known = NOTHING_KNOWN) -> Outcome:

@@ -1,4 +1,5 @@
-"""Where a Python parameter's default port goes: only to the far end of a connection (PL101, `portlint init`).
+"""Where a Python value goes: a parameter default only to the far end of a connection, a range's
+high bound only as its exclusive stop (the ownership of a site: portlint.stages.layout.ownership).
 
 A client's default for the server it dials (`def __init__(self, host="127.0.0.1", port="50051")`
 in a class that hands `f"{host}:{port}"` to a gRPC client) is that server's port, wherever the
@@ -39,6 +40,7 @@ from portlint.analysis.tree import (
     statement_holds_hot,
     statements,
 )
+from portlint.model.ports import HIGH
 from portlint.model.records import Struct, field
 from portlint.model.sites import Site
 
@@ -369,6 +371,58 @@ class Destinations:
         self.walk.seen = set()
         function, param = found
         return set(self.walk.name(module, function, param, 0, returns=False)) == {CONNECT}
+
+
+    def exclusive_end(self, site: Site) -> bool | None:
+        """True when the site is a Python range bound that its module reads as a range's stop
+        (`range(low, high)`, `randrange`, numpy's `randint`/`integers`, `port < high`) and never as
+        an inclusive end; False when it reads it only as one (`<=`, `random.randint`, `range(low,
+        high + 1)`); None when it does neither, or both."""
+        if site.kind != "python" or site.derived or site.role != HIGH:
+            return None
+        module = self.walk.module(site.path)
+        if module is None:
+            return None
+        uses = _stops(module.tree, site.name.rsplit(".", 1)[-1])
+        return (EXCLUSIVE in uses) if len(uses) == 1 else None
+
+
+EXCLUSIVE, INCLUSIVE = "exclusive", "inclusive"
+_EXCLUSIVE_STOPS = frozenset(("range", "randrange", "integers"))  # stop is one past the last value
+_NUMPY_RANDINT = ("np.random.randint", "numpy.random.randint")  # numpy's high is exclusive; `random.randint`'s is not
+
+
+def _stops(tree: ast.Module, name: str) -> set[str]:
+    """How the module reads `name` (a bare name or any object's attribute) as a range's end."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and len(node.args) >= 2:
+            callee = dotted(node.func)
+            stop = node.args[1]
+            leaf = callee.rsplit(".", 1)[-1]
+            if _named(stop, name) and (leaf in _EXCLUSIVE_STOPS or callee in _NUMPY_RANDINT):
+                found.add(EXCLUSIVE)
+            elif _named(stop, name) and leaf == "randint" or isinstance(stop, ast.BinOp) \
+                    and isinstance(stop.op, ast.Add) and _named(stop.left, name):
+                found.add(INCLUSIVE)  # `random.randint(low, high)`, `range(low, high + 1)`: high is the last port
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for op, left, right in zip(node.ops, operands, operands[1:]):
+                if _named(right, name) and type(op) in _BELOW_A_RIGHT_END:
+                    found.add(_BELOW_A_RIGHT_END[type(op)])
+                elif _named(left, name) and type(op) in _ABOVE_A_LEFT_END:
+                    found.add(_ABOVE_A_LEFT_END[type(op)])
+    return found
+
+
+# `port < high` and `port >= high` (out of range) say high is past the last port; `port <= high`
+# and `port > high` say it is the last. The same, with the end on the left.
+_BELOW_A_RIGHT_END = {ast.Lt: EXCLUSIVE, ast.GtE: EXCLUSIVE, ast.LtE: INCLUSIVE, ast.Gt: INCLUSIVE}
+_ABOVE_A_LEFT_END = {ast.Gt: EXCLUSIVE, ast.LtE: EXCLUSIVE, ast.GtE: INCLUSIVE, ast.Lt: INCLUSIVE}
+
+
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name or isinstance(node, ast.Attribute) and node.attr == name
 
 
 def _a_default(site: Site) -> bool:

@@ -1,10 +1,11 @@
-"""`portlint --add-noqa`: a suppression comment for every current problem, where its file takes one.
+"""`portlint --add-noqa`: a suppression comment for every current problem where its file takes
+one, and the baseline for every other, so that the next check passes.
 
 This sits on top of the engine (a check's session): it takes the problems a check found and the
 bytes of their files, adds `# portlint: ignore[CODE]` (YAML, shell, Python; merged
-into a portlint comment already on the line) or `<!-- portlint: ignore[CODE] -->`
-(Markdown) at the end of the problem's line, or of its last line for a command
-continued with `\\`, and writes nothing it has not proved harmless:
+into a portlint comment already on the line) at the end of the problem's line, or
+of its last line for a command continued with `\\`, and writes nothing it has not
+proved harmless:
 
 * each comment is re-parsed by the file's own extractor, which must see it as a
   comment carrying the code on that line (a `#` inside a string, a heredoc, a
@@ -16,8 +17,17 @@ continued with `\\`, and writes nothing it has not proved harmless:
   handled must be gone and nothing new may appear, or the file is left as it was.
 
 Every other byte stays as it was (line endings, a BOM, trailing spaces), and a
-second run finds nothing to add. A problem that cannot take a comment (PL001, a
-problem in the config file, a line where no comment is a comment) is listed.
+second run finds nothing to add. A problem that cannot take a comment is set aside
+in the baseline (`.portlint-baseline`, portlint/config/baseline.py), keyed by a
+fingerprint of its line, and listed: a file that does not parse (PL001), the
+config, a file that says it is generated, Markdown (formatters move or drop a
+comment added to a line: mdformat deletes one at the end of a table row), a
+line where no comment is a comment (a string, a heredoc, a block scalar), a line
+holding a directive of another tool that a comment after it would break
+(`# yamllint disable-line ...` must be the line's whole comment; `# fmt: skip`
+its last), and a file whose comments changed what portlint finds. The baseline
+keeps its entries that still set aside a problem, drops the others (PL002
+reports them meanwhile), and is written only when it has an entry or exists.
 """
 from __future__ import annotations
 
@@ -25,6 +35,7 @@ import ast
 import re
 from collections import defaultdict
 
+from portlint.config import baseline as baselines
 from portlint.config.build import Config
 from portlint.engine import Options, Session, session
 from portlint.model.edits import Edit
@@ -35,17 +46,24 @@ from portlint.stages import write as writer
 from portlint.stages.fix import apply
 
 _CODES = re.compile(rb"(ignore)\[([^\]]*)\]")
-_NOT_SUPPRESSIBLE = {
-    "PL001": "a file portlint cannot read or parse takes no suppression",
-    "PL002": "an unused suppression is not suppressed: `portlint --fix` removes it",
+# Directives of other tools that a comment after them, on their line, breaks: yamllint reads a
+# `disable-line`/`disable` comment only when it is the line's whole comment; black and isort read
+# `fmt: skip`/`isort: skip` only as the line's last comment.
+_FOREIGN = {
+    "yaml": re.compile(rb"#\s*yamllint\s+(?:disable|enable)"),
+    "python": re.compile(rb"#\s*(?:fmt|isort)\s*:\s*skip"),
 }
+# A file that says it is generated: a comment added to it is lost when it is made again.
+_GENERATED = re.compile(rb"@generated|DO NOT EDIT|[Cc]ode generated|[Aa]uto-?generated|[Gg]enerated by")
+_GENERATED_HEAD = 2048  # bytes of a file read for that mark
 
 
 class NoqaOutcome(Struct):
     added: int = 0  # comments added or merged into an existing one
     suppressed: list[Problem] = field(default_factory=list)
-    refused: list[tuple[Problem, str]] = field(default_factory=list)  # problems left, and why
+    set_aside: list[tuple[Problem, str]] = field(default_factory=list)  # problems put in the baseline, and why
     changed: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)  # path -> (before, after)
+    baseline: str = ""  # the baseline's path, when it was written
     notes: list[str] = field(default_factory=list)
     write_errors: list[str] = field(default_factory=list)
     in_git: bool = True  # git listed the files (else a walk did)
@@ -54,18 +72,18 @@ class NoqaOutcome(Struct):
 def add_noqa(config: Config, options: Options) -> NoqaOutcome:
     current = session(config, structs.replace(options, fix=False, unsafe_fixes=False))
     files = dict(current.files)
-    problems = current.check(files)
+    problems = [p for p in current.check(files) if p.path != baselines.NAME]  # a stale entry is dropped below
+    laid = current.aside(files)
+    kept = [*laid.used, *laid.unjudged] if laid is not None else []
     original = {path: state.data for path, state in files.items()}
     outcome = NoqaOutcome(notes=current.notes, in_git=current.prepared.listing.by_git)
     pending: dict[str, list[Problem]] = defaultdict(list)
     config_path = current.ground.config_path
+    aside: list[tuple[Problem, str]] = []
     for problem in problems:
-        reason = _NOT_SUPPRESSIBLE.get(problem.code)
-        if reason is None and problem.path not in files:
-            reason = "the config file takes no suppression comments" if problem.path in (config_path, ".") else \
-                "portlint did not parse this file"
+        reason = _no_comment(problem, files, config_path)
         if reason:
-            outcome.refused.append((problem, reason))
+            aside.append((problem, reason))
         else:
             pending[problem.path].append(problem)
     handled: dict[str, list[Problem]] = {}
@@ -74,20 +92,77 @@ def add_noqa(config: Config, options: Options) -> NoqaOutcome:
         state, done, refused = _annotate(current, files[path], items)
         files[path] = state
         handled[path], counts[path] = [p for p, _ in done], len({line for _, line in done})
-        outcome.refused += refused
-    _verify(current, files, original, problems, handled, outcome)
+        aside += refused
+    _verify(current, files, original, problems, handled, aside)
     for path, found in handled.items():
         outcome.suppressed += found
         outcome.added += counts[path] if found else 0
+    entries = _entries(current, files, kept, aside)
+    outcome.set_aside = sorted(aside, key=lambda item: item[0])
     outcome.changed = {p: (original[p], s.data) for p, s in files.items() if s.data != original[p]}
-    outcome.refused.sort(key=lambda item: item[0])
     outcome.write_errors = list(writer.write_changed(config.root, outcome.changed).errors)
+    _write_baseline(config, current, entries, outcome)
     return outcome
+
+
+def _no_comment(problem: Problem, files: dict[str, FileState], config_path: str) -> str:
+    """Why the problem takes no comment ("" when its file and line may take one)."""
+    state = files.get(problem.path)
+    if problem.code == "PL001":
+        return "a file portlint cannot read or parse takes no comment"
+    if problem.code == "PL002":
+        return "an unused suppression takes no comment: `portlint --fix` removes it"
+    if state is None:
+        return "the config file takes no comment" if problem.path in (config_path, ".") else \
+            "portlint did not read this file"
+    if state.kind == "markdown":
+        return "Markdown formatters move or drop a comment added to a line"
+    if _GENERATED.search(state.data[:_GENERATED_HEAD]):
+        return "the file says it is generated: a comment would be lost when it is made again"
+    foreign = _FOREIGN.get(state.kind)
+    if foreign is not None and any(foreign.search(_line(state.data, line)) for line in _places(problem)):
+        return "a comment would break another tool's directive on its line"
+    return ""
+
+
+def _line(data: bytes, line: int) -> bytes:
+    end = _line_end(data, line)
+    return b"" if end is None else data[data.rfind(b"\n", 0, end) + 1:end]
+
+
+def _entries(current: Session, files: dict[str, FileState], kept: list[baselines.Entry],
+             aside: list[tuple[Problem, str]]) -> list[baselines.Entry]:
+    """The baseline's entries: those kept, and one for each problem set aside, fingerprinted among
+    every problem of the commented repository (a fingerprint ranks a problem among its likes)."""
+    if not aside:
+        return kept
+    every = current.every(files)  # every problem, as a baseline is laid over them
+    wanted = {(p.path, p.line, p.column, p.code) for p, _ in aside}
+    prints = baselines.fingerprints(every, lambda path: current.data_of(files, path))
+    return [*kept, *(baselines.entry_for(p, prints[id(p)]) for p in every if (p.path, p.line, p.column, p.code) in wanted)]
+
+
+def _write_baseline(config: Config, current: Session, entries: list[baselines.Entry], outcome: NoqaOutcome) -> None:
+    """The baseline, written when it has an entry or already exists (never left stale)."""
+    target = config.root / baselines.NAME
+    if not entries and current.baseline is None and not target.exists():
+        return
+    data = baselines.render(entries)
+    try:
+        before = target.read_bytes() if target.exists() else None
+        if before is None:
+            with open(target, "xb") as handle:
+                handle.write(data)
+        elif before != data:
+            writer.write_atomic(target, data, expected=before)
+        outcome.baseline = baselines.NAME if before != data else ""
+    except OSError as error:
+        outcome.write_errors.append(f"{baselines.NAME}: not written: {error.strerror or error}")
 
 
 def _verify(
     current: Session, files: dict[str, FileState], original: dict[str, bytes], problems: list[Problem],
-    handled: dict[str, list[Problem]], outcome: NoqaOutcome,
+    handled: dict[str, list[Problem]], aside: list[tuple[Problem, str]],
 ) -> None:
     """Check the repository again: a commented file must lose exactly its handled problems."""
     before = {_identity(p) for p in problems}
@@ -102,7 +177,7 @@ def _verify(
             files[path] = current.extract(path, files[path].kind, original[path])
             why = "adding comments to this file changed what portlint finds in it" if new else \
                 "a comment on its line does not suppress it"
-            outcome.refused += [(p, why) for p in found]
+            aside += [(p, why) for p in found]
             handled[path] = []
 
 
@@ -250,15 +325,14 @@ def _content(state: FileState) -> object:
 
 
 def summary(outcome: NoqaOutcome) -> str:
-    """`Added 3 suppression comments (4 problems) to 2 files.`, and how many problems take none."""
+    """`Added 3 suppression comments (4 problems) to 2 files.`, and how many problems the baseline sets aside."""
     files = len(outcome.changed)
     text = (
         f"Added {_count(outcome.added, 'suppression comment')} ({_count(len(outcome.suppressed), 'problem')}) "
         f"to {_count(files, 'file')}." if outcome.added else "No suppression comment to add."
     )
-    if outcome.refused:
-        left = len(outcome.refused)
-        text += f" {_count(left, 'problem')} cannot take one (listed above)."
+    if outcome.set_aside:
+        text += f" Set aside {_count(len(outcome.set_aside), 'problem')} in {baselines.NAME} (listed above)."
     return text
 
 

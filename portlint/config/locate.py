@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 CONFIG_NAMES = (".portlint.yaml", ".portlint.yml", "portlint.toml", "pyproject.toml")
+BASELINE_NAME = ".portlint-baseline"  # problems set aside by `--add-noqa` (portlint/config/baseline.py), at the root
 
 _TOOL_PORTLINT_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*portlint\s*[\].]", re.MULTILINE)
 

@@ -9,7 +9,7 @@ parser is imported, the command's inputs are gathered into one key:
   distribution's name and version;
 * portlint itself: its version and a fingerprint of its source files (cache.salt's: path, size, mtime);
 * where the run starts: for every folder from the start up to the git work tree,
-  which config names are files there (with their bytes) and whether `.git` is;
+  which config names and baselines are files there (with their bytes) and whether `.git` is;
   the `--config` file's bytes; the kernel's ephemeral range (`ephemeral_floor: auto`);
 * the repository: git's listing and, for every listed path a check may read (a
   suffix an extractor reads, or none), what it is (file, symlink and its target,
@@ -178,7 +178,7 @@ class Warm:
         h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
         h.update(_encoded(f"root {self.root}\0config {self.config}\0"))
         for directory in locate.upward(self.start):
-            for name in (*locate.CONFIG_NAMES, ".git"):
+            for name in (*locate.CONFIG_NAMES, locate.BASELINE_NAME, ".git"):
                 h.update(_encoded(f"{_probe(directory / name)}\0"))
         for value in self.parsed.config_args:
             h.update(_encoded(f"config-arg {value} {_probe(Path(value)) if Path(value).is_file() else '-'}\0"))

@@ -21,18 +21,26 @@ if TYPE_CHECKING:
 
 
 class Destinations(Protocol):
-    """Where a parameter default goes (portlint.analysis.destinations implements it)."""
+    """Where a Python value goes (portlint.analysis.destinations implements it)."""
 
     def connect_only(self, site: Site) -> bool:
         """True when the value only reaches the far end of a connection: a port this repository dials."""
         ...
 
+    def exclusive_end(self, site: Site) -> bool | None:
+        """True when the code reads the value as the stop of a range (`range(low, high)`): one past its
+        last port; False when it reads it as the last port; None when it does not tell."""
+        ...
+
 
 class _Nowhere:
-    """No code was read: no default is proven to be only dialled."""
+    """No code was read: no value is proven to be only dialled, or a range's exclusive end."""
 
     def connect_only(self, site: Site) -> bool:
         return False
+
+    def exclusive_end(self, site: Site) -> bool | None:
+        return None
 
 
 NOWHERE = _Nowhere()
@@ -146,7 +154,7 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         Computed ports (`$((BASE + 1))`) are left out: they follow their operands."""
         ranges, singles = ranges_and_singles(site for site in self.code_sites if not site.derived)
         found = [Written(r.low.value, r.high.value, range_stem(r.low.name), (r.low, r.high)) for r in ranges]
-        return (*found, *(Written(s.value, s.value, s.name, (s,)) for s in singles))
+        return (*found, *(Written(s.value, s.top, s.name, (s,)) for s in singles))
 
     @cached_property
     def _every_port_sites(self) -> frozenset[int]:

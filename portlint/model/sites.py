@@ -35,6 +35,13 @@ class Site(Struct, frozen=True):
     end_column: int = 0
     offset: int = 0  # doc sites: the number states the layout's value + offset (`[A, B)`: B = high + 1)
     mock: bool = False  # given to a mock (`MagicMock(port=8000)`, `patch.dict(os.environ, ...)`): test scope
+    pod: bool = False  # written for a Kubernetes pod that keeps its own network namespace (the extractor's evidence)
+    extent: int = 0  # a run of ports from this literal base: value..value + extent (`[BASE + i for i in range(4)]`)
+
+    @property
+    def top(self) -> int:
+        """The last port the site writes: its value, or the end of the run it starts."""
+        return self.value + self.extent
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -8,7 +8,16 @@ shell, Python) or Markdown line that names a band's selector and states a port
 or range (`A-B`, `A–B`, `[A, B)`, `A+`) must state the band's range. A
 documented `NAME=N` whose NAME nothing in the repository's code defines or
 reads is reported too.
-Test-like paths (`test_paths:`) are neither docs nor definitions here.
+Test-like paths (`test_paths:`) are neither docs nor definitions here. A doc
+states a band's or a definition's value only where it is not another tool's
+documentation: a setting a tool of portlint's table reads (`MASTER_PORT`, read by
+torch.distributed; `--dashboard-port`, Ray's) stated at that tool's own default
+(`MASTER_PORT=29500` on a page about another trainer's launcher) describes that
+tool, not this repository's launcher that sets 40000, and such a name is read
+(by the tool) even where no code of the repository mentions it. A band
+`portlint init` inferred describes the sites it was learned from: only a doc in
+their part of the repository (a folder holding, or held by, one of theirs) is
+compared with it.
 Why: the docs are where people copy ports from; in the real fix behind
 portlint, reviewers had to ask for two doc syncs and a stale value survived.
 Example (fails, band master 1400-1999): `#   1300-1999  Master address (cluster.master_port_range_low/high)`
@@ -23,6 +32,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from portlint.model.layout import Layout
 from portlint.model.ports import HIGH, LOW
@@ -30,6 +40,7 @@ from portlint.model.problems import Problem
 from portlint.model.records import replace
 from portlint.model.sites import Site
 from portlint.stages.layout.bind import canonical
+from portlint.tables.tool_defaults import documented_defaults, normalized
 
 CODE = "PL501"
 NAME = "doc-drift"
@@ -40,12 +51,21 @@ NEEDS = frozenset({"unreferenced"})
 def check(layout: Layout) -> Iterator[Problem]:
     defined = _definitions(layout)
     for site in layout.sites:
-        if not site.is_doc or layout.in_tests(site):  # a test's comment is not the docs
+        if not site.is_doc or layout.in_tests(site) or _a_tools_own(site):  # a test's comment is not the docs
             continue
         if site.band:
             yield from _against_layout(layout, site)
-        elif site.kind == "markdown" and not site.scope:
-            yield from _against_code(site, defined.get(site.name, {}), site.name in layout.unreferenced)
+        elif site.kind == "markdown" and not site.scope:  # a name a tool reads is read, if not by this code
+            unread = site.name in layout.unreferenced and site.name not in documented_defaults()
+            yield from _against_code(site, defined.get(site.name, {}), unread)
+
+
+def _a_tools_own(site: Site) -> bool:
+    """A doc line about another tool's setting: a name a tool of portlint's table reads (`MASTER_PORT`,
+    torch.distributed's), stated at that tool's own default (29500): that tool's documentation (a page
+    on another trainer's launcher), not a description of this repository's band or definition."""
+    known = documented_defaults()
+    return site.value in (known.get(site.name) or known.get(normalized(site.name.lstrip("-"))) or ())
 
 
 def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
@@ -64,7 +84,7 @@ def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
 
 def _against_layout(layout: Layout, site: Site) -> Iterator[Problem]:
     band = layout.band(site.band)
-    if band is None or _ambiguous(layout, site):
+    if band is None or _ambiguous(layout, site) or band.inferred and not _beside(layout, site, band.name):
         return
     wanted = canonical(site, band)
     if site.scope and site.role in (LOW, HIGH):  # a stated range is the band's range
@@ -77,6 +97,19 @@ def _against_layout(layout: Layout, site: Site) -> Iterator[Problem]:
     else:
         message = f"doc states {site.name}={site.value}; band {band.name} gives {wanted}"
     yield Problem.replacing(site, CODE, message, wanted + site.offset, safe=False)
+
+
+def _beside(layout: Layout, doc: Site, band: str) -> bool:
+    """A doc in a folder that holds, or is held by, the folder of a site of the band: the part of
+    the repository a band `portlint init` inferred describes (it says what those sites write, and
+    nothing of a page elsewhere that shares a name)."""
+    where = PurePosixPath(doc.path).parent
+    for site in layout.code_sites:
+        if site.band == band:
+            folder = PurePosixPath(site.path).parent
+            if folder == where or folder in where.parents or where in folder.parents:
+                return True
+    return False
 
 
 def _ambiguous(layout: Layout, site: Site) -> bool:

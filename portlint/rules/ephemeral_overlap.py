@@ -1,16 +1,22 @@
 """A port or range reaches the kernel's ephemeral range.
 
-What it does: flags every site whose port (or whose range's high end) is at or
-above `ephemeral_floor`, and every declared band that reaches it. Not checked:
-test-like paths (`test_paths:`: a test restates a default or binds in-process),
-and a pod's own Kubernetes ports (`containerPort`, a Service's `port`/`targetPort`:
-they state what the image listens on, inside the pod's network namespace), and a
-client's default for the server it dials: a parameter default whose every read
-provably ends at the far end of a connection (`f"{host}:{port}"` to a gRPC client,
-`connect`, an HTTP URL; `portlint.analysis.destinations`): the port is that server's, and
-this repository listens on nothing there.
-Nor the bounds of a range over every port (`port_min=1, port_max=65535`: a firewall
-rule's "any port"), which names no port anything listens on.
+What it does: flags every site whose port (or whose range's high end, or the
+last port of a run written from a base: `[BASE + i for i in range(4)]`,
+`list(range(40000, 40008))`) is at or above `ephemeral_floor`, and every band a person declared that reaches it (a
+band `portlint init` inferred is reported at its sites, where a suppression
+can go).
+Whose port: a value is this repository's port only where the repository
+binds or serves it, or hands it to something that does. Not judged: test scope
+(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
+own network namespace (`containerPort`, a Service's ports, a container's keys,
+a Helm chart's values, the Kubernetes client's models), a firewall or
+security-group rule's port (a range over every port too), a range's exclusive
+end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
+repository only dials (a client's default for the server it connects to).
+Where portlint cannot tell, it reports less.
+A client's default counts as dialled where every read of it provably ends at
+the far end of a connection (`f"{host}:{port}"` to a gRPC client, `connect`, an
+HTTP URL; `portlint.analysis.destinations`).
 Why: the kernel hands ports from that range to outgoing connections (32768–60999
 on stock Linux, from 9000 on some GB200 nodes). A service that probes such a
 port, releases it and binds it later loses the race at scale: EADDRINUSE at
@@ -28,7 +34,7 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.ports import MAX_PORT
 from portlint.model.problems import Problem, at_band
-from portlint.stages.layout.services import POD, kubernetes
+from portlint.stages.layout.ownership import ownership
 
 CODE = "PL101"
 NAME = "ephemeral-overlap"
@@ -40,14 +46,14 @@ NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.
 def check(layout: Layout) -> Iterator[Problem]:
     floor = layout.ephemeral_floor
     for band in layout.bands:
-        if band.high >= floor:
+        if band.high >= floor and not band.inferred:  # an inferred band describes its sites: they are reported
             yield at_band(
                 layout.config_path, band, CODE,
                 f"band {band.name} ({band.span}) reaches the ephemeral range ({floor}+)",
             )
+    owners = ownership(layout)
     for site in layout.code_sites:
-        if layout.in_tests(site) or kubernetes(site) == POD or layout.any_port(site):
-            continue
-        if floor <= site.value <= MAX_PORT and not layout.destinations.connect_only(site):
+        if floor <= site.top and site.value <= MAX_PORT and owners.ours(site):
             what = f"{site.name} = {site.derived} = {site.value}" if site.derived else f"{site.name}={site.value}"
+            what += f"-{site.top}" if site.extent else ""
             yield Problem.at(site, CODE, f"{what} reaches the ephemeral range ({floor}+)")

@@ -14,12 +14,13 @@ layout, lies in no band (a single-node torchrun's store is its job's own: only
 the floor judges it). An option passed through a variable
 (`--min-worker-port=${MIN_WORKER_PORT}`) is given, with the variable's default
 as its value. One problem per command, at the command, naming every default
-left in force and the option to set. A KubeRay group whose pod keeps its own
-network namespace (no `hostNetwork: true`) is not judged: Ray is the only
-tenant of that namespace, so its defaults meet no other service of the layout
-and no host's floor, and the operator that builds the command fills in the
-ports it depends on itself (`--metrics-export-port=8080`,
-`--dashboard-agent-listen-port=52365`).
+left in force and the option to set. A command run in a Kubernetes pod that
+keeps its own network namespace (a container of a pod spec, or a KubeRay group,
+without `hostNetwork: true`) is not judged: a port bound inside a pod's own
+network namespace is not this repository's port (the same principle as PL101's),
+its defaults meet no other service of the layout and no host's floor, and
+KubeRay's operator fills in the ports it depends on itself
+(`--metrics-export-port=8080`, `--dashboard-agent-listen-port=52365`).
 Why: a default nobody wrote down is outside every check: `ray start --head`
 without `--min-worker-port/--max-worker-port` keeps Ray's 10002-19999, straight
 across a 9000 ephemeral floor, and a randomly picked port is probed, released

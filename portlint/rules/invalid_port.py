@@ -5,8 +5,16 @@ high end, and port 0 as a range bound or where a band a person declared expects
 a fixed port. Any other single port 0 is not reported: asking the kernel for a
 port and holding the socket it gives is a design (PL602 reports the broken form,
 a port bound, closed and handed on), and a band `portlint init` inferred
-(`inferred: true`) is a guess, not a declaration. Test-like paths
-(`test_paths:`) are not checked: a test writes a bad port to see it refused.
+(`inferred: true`) is a guess, not a declaration.
+Whose port: a value is this repository's port only where the repository
+binds or serves it, or hands it to something that does. Not judged: test scope
+(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
+own network namespace (`containerPort`, a Service's ports, a container's keys,
+a Helm chart's values, the Kubernetes client's models), a firewall or
+security-group rule's port (a range over every port too), a range's exclusive
+end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
+repository only dials (a client's default for the server it connects to).
+Where portlint cannot tell, it reports less.
 Why: a range from or to 0 is not a range of fixed ports; values above 65535 and
 reversed ranges fail at startup.
 Example (fails): `MIN_WORKER_PORT=2999` with `MAX_WORKER_PORT=2000`.
@@ -21,17 +29,18 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.ports import MAX_PORT, MIN_PORT, span
 from portlint.model.problems import Problem
+from portlint.stages.layout.ownership import ownership
 
 CODE = "PL102"
 NAME = "invalid-port"
 NEEDS_LAYOUT = False
-NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
-
+NEEDS = frozenset({"code_files"})  # whose port a site is (portlint.stages.layout.ownership)
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    sites = [site for site in layout.code_sites if not layout.in_tests(site)]
-    ranges = [w for w in layout.written if w.is_range and not any(layout.in_tests(site) for site in w.sites)]
+    owners = ownership(layout)
+    sites = [site for site in layout.code_sites if owners.ours(site)]
+    ranges = [w for w in layout.written if w.is_range and all(owners.ours(site) for site in w.sites)]
     bounds = {id(site) for pair in ranges for site in pair.sites}
     for site in sites:
         if site.value > MAX_PORT:

@@ -1,9 +1,17 @@
 """A port below 1024 without `privileged: true` on its band.
 
-What it does: flags declared bands that start below 1024 and sites bound to a
-band with a value in 1–1023, unless their band says `privileged: true`
-(PL302 reports unbound ones). Not checked: test-like paths (`test_paths:`) and a
-pod's own Kubernetes ports (the image binds those inside the pod).
+What it does: flags bands a person declared that start below 1024 and sites
+bound to a band with a value in 1–1023, unless their band says `privileged: true`
+(PL302 reports unbound ones; a band `portlint init` inferred is reported at its sites).
+Whose port: a value is this repository's port only where the repository
+binds or serves it, or hands it to something that does. Not judged: test scope
+(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
+own network namespace (`containerPort`, a Service's ports, a container's keys,
+a Helm chart's values, the Kubernetes client's models), a firewall or
+security-group rule's port (a range over every port too), a range's exclusive
+end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
+repository only dials (a client's default for the server it connects to).
+Where portlint cannot tell, it reports less.
 Why: binding below 1024 needs root or CAP_NET_BIND_SERVICE; a training job
 that runs unprivileged dies at startup with EACCES.
 Example (fails): `sandbox.nginx_port: 80` bound to a band without `privileged: true`.
@@ -19,25 +27,25 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.ports import PRIVILEGED_CEILING
 from portlint.model.problems import Problem, at_band
-from portlint.stages.layout.services import POD, kubernetes
+from portlint.stages.layout.ownership import ownership
 
 CODE = "PL103"
 NAME = "privileged-port"
 NEEDS_LAYOUT = True
-NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
-
+NEEDS = frozenset({"code_files"})  # whose port a site is (portlint.stages.layout.ownership)
 
 
 def check(layout: Layout) -> Iterator[Problem]:
     for band in layout.bands:
-        if band.low < PRIVILEGED_CEILING and not band.privileged:
+        if band.low < PRIVILEGED_CEILING and not band.privileged and not band.inferred:  # its sites say it
             yield at_band(
                 layout.config_path, band, CODE,
                 f"band {band.name} starts at {band.low}, below {PRIVILEGED_CEILING}, without privileged: true",
             )
+    owners = ownership(layout)
     for site in layout.code_sites:
         owner = layout.band(site.band) if site.band else None
-        if owner is None or layout.in_tests(site) or kubernetes(site) == POD:
+        if owner is None or not owners.ours(site):
             continue
         if 0 < site.value < PRIVILEGED_CEILING and not owner.privileged:
             yield Problem.at(site, CODE, f"{site.name}={site.value} is a privileged port (below {PRIVILEGED_CEILING})")

@@ -10,9 +10,16 @@ member with its place. Services meet where a range overlaps another's port or
 range, or two single ports agree in one file (in Python, one class or function),
 or where one is in a band a person declared; two defaults that agree elsewhere are not
 reported (most are one value restated under another name; the rest run on
-different hosts, or are alternative deployments). A pod's own
-ports (`containerPort`, a Service's `port`/`targetPort`) are not compared: each
-pod has its own network namespace.
+different hosts, or are alternative deployments).
+Whose port: a value is this repository's port only where the repository
+binds or serves it, or hands it to something that does. Not judged: test scope
+(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
+own network namespace (`containerPort`, a Service's ports, a container's keys,
+a Helm chart's values, the Kubernetes client's models), a firewall or
+security-group rule's port (a range over every port too), a range's exclusive
+end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
+repository only dials (a client's default for the server it connects to).
+Where portlint cannot tell, it reports less.
 Test-like paths (`test_paths:`) are a scope of their own: a test file's ports
 are compared with each other only.
 Why: two services whose written ports overlap bind the same port on one node:
@@ -32,12 +39,13 @@ from portlint.model.ports import MAX_PORT
 from portlint.model.problems import Problem
 from portlint.model.records import Struct, field
 from portlint.model.sites import Site
+from portlint.stages.layout.ownership import OURS, TEST, ownership
 from portlint.stages.layout.services import POD, UnionFind, identity, kubernetes, same_service
 
 CODE = "PL202"
 NAME = "site-overlap"
 NEEDS_LAYOUT = False
-NEEDS: frozenset[str] = frozenset()  # sites, bands and failures only
+NEEDS = frozenset({"code_files"})  # whose port a site is (portlint.stages.layout.ownership)
 
 _SHOWN = 4  # places named per member; the rest are counted
 
@@ -51,6 +59,7 @@ class _Written(Struct):
     site: Site
     label: str
     sites: list[Site] = field(default_factory=list)
+    written: list[Site] = field(default_factory=list)  # every site of every range or port it stands for
 
     @property
     def place(self) -> str:
@@ -61,9 +70,11 @@ class _Written(Struct):
 
 
 def check(layout: Layout) -> Iterator[Problem]:
+    owners = ownership(layout)
     for scoped in _scopes(layout, _written(layout)):
         for group in _overlapping(scoped):
-            services = _services(layout, group)
+            bound = [w for w in group if all(owners.of(site) in (OURS, TEST) for site in w.written)]
+            services = _services(layout, bound) if len(bound) > 1 else []
             if len(services) > 1:
                 yield _problem(services)
 
@@ -81,19 +92,20 @@ def _scopes(layout: Layout, written: list[_Written]) -> Iterator[list[_Written]]
 
 def _written(layout: Layout) -> list[_Written]:
     candidates = [
-        (w.first, w.low, w.high, f"{w.name} {w.span}" if w.is_range else f"{w.name}={w.low}")
+        (w.first, w.low, w.high, f"{w.name} {w.span}" if w.is_range else f"{w.name}={w.span}", w.sites)
         for w in layout.written
         if not w.every_port  # a firewall's "any port": no service's lane
     ]
     first: dict[tuple[str, int, int, str], _Written] = {}
-    for site, low, high, label in sorted(candidates, key=lambda c: _position(c[0])):
+    for site, low, high, label, sites in sorted(candidates, key=lambda c: _position(c[0])):
         if not 0 < low <= high <= MAX_PORT or kubernetes(site) == POD:
             continue
         key = (identity(site), low, high, site.path if layout.in_tests(site) else "")
         if key in first:
             first[key].sites.append(site)
+            first[key].written += sites
         else:
-            first[key] = _Written(identity(site), low, high, site, label, sites=[site])
+            first[key] = _Written(identity(site), low, high, site, label, sites=[site], written=list(sites))
     return list(first.values())
 
 

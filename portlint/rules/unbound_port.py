@@ -5,14 +5,17 @@ scripts and code that no band's selectors (or `ports:` names) bind.
 Why: an unclaimed port is outside the checked invariant: nothing keeps it in
 its lane when the layout changes.
 Port 0 asks the kernel for a free port: there is nothing for a band to claim.
-Not checked: test-like paths (`test_paths:`), a pod's own Kubernetes ports
-(`containerPort`, a Service's `port`/`targetPort`), which no host's layout holds,
-a port below 1024 whose name does not say it listens (a well-known port of a
-server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80), and a client's
-default for the server it dials (`portlint.analysis.destinations`: a parameter default whose
-every read provably ends at the far end of a connection), which is that server's,
-and the bounds of a range over every port (`port_min=1, port_max=65535`: a
-firewall rule's "any port"), which no band is for.
+Whose port: a value is this repository's port only where the repository
+binds or serves it, or hands it to something that does. Not judged: test scope
+(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
+own network namespace (`containerPort`, a Service's ports, a container's keys,
+a Helm chart's values, the Kubernetes client's models), a firewall or
+security-group rule's port (a range over every port too), a range's exclusive
+end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
+repository only dials (a client's default for the server it connects to).
+Where portlint cannot tell, it reports less.
+Nor a port below 1024 whose name does not say it listens (a well-known port of
+a server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80).
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
 Use instead: a band that claims it, `metrics: {port: 9400, sites: [metrics_port]}`.
 Options: `bands.<name>.sites` and `ports`, `test_paths`.
@@ -24,7 +27,8 @@ from collections.abc import Iterator
 
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
-from portlint.stages.layout.services import POD, kubernetes, somebody_elses
+from portlint.stages.layout.ownership import ownership
+from portlint.stages.layout.services import somebody_elses
 
 CODE = "PL302"
 NAME = "unbound-port"
@@ -35,8 +39,8 @@ NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.
 def check(layout: Layout) -> Iterator[Problem]:
     if not layout.declared:
         return
+    owners = ownership(layout)
     for site in layout.code_sites:
-        if site.band or site.derived or site.value == 0 or layout.in_tests(site) or kubernetes(site) == POD \
-                or somebody_elses(site) or layout.any_port(site) or layout.destinations.connect_only(site):
+        if site.band or site.derived or site.value == 0 or somebody_elses(site) or not owners.ours(site):
             continue
         yield Problem.at(site, CODE, f"{site.name}={site.value} is not claimed by any band of the layout")

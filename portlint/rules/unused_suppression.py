@@ -4,20 +4,24 @@ What it does: after every other rule has run, flags `# portlint: ignore` comment
 (and `<!-- portlint: ignore -->` in Markdown) on lines where no problem was
 suppressed, and codes inside `ignore[...]` that suppressed nothing. Codes that
 were not selected for this run are left alone, and so are bare ignores when
---select or --ignore left any rule out.
+--select or --ignore left any rule out. An entry of the baseline
+(`.portlint-baseline`, which `--add-noqa` writes where no comment can go) that
+sets aside no problem is reported at its line there.
 Why: suppressions outlive the problem they hid; a stale one hides the next real
 problem on that line.
 Example (fails): `master_port: 1400  # portlint: ignore[PL301]` when 1400 is the layout's value.
 Use instead: `master_port: 1400` (`portlint --fix` removes the stale comment).
 Options: none; `--select`/`--ignore` decide which codes are judged.
 Fix: safe: removes the comment, or the stale codes from its list; a comment that
-also carries other text is left for a human.
+also carries other text is left for a human. A stale baseline entry has no fix:
+delete its line, or run `portlint --add-noqa` again, which writes the baseline anew.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 
+from portlint.config.baseline import Baseline, Entry
 from portlint.config.suggest import did_you_mean
 from portlint.model.edits import Edit, Fix
 from portlint.model.extraction import Suppression
@@ -79,6 +83,19 @@ def unused(
             if unknown:
                 message = "; ".join(_unknown(code, known) for code in unknown)
             yield _problem(path, suppression, message, data_of(path), keep)
+
+
+def stale(baseline: Baseline, judged: Iterable[Entry], used: Iterable[Entry]) -> Iterator[Problem]:
+    """PL002 problems for the baseline's entries (of rules that ran, on paths reported) that set
+    aside no problem: at their line of the baseline file."""
+    hit = {entry.line for entry in used}
+    for entry in judged:
+        if entry.line not in hit:
+            yield Problem(
+                baseline.path, entry.line, 1, CODE,
+                f"unused baseline entry: no {entry.code} problem of {entry.path} has its fingerprint;"
+                " delete the line, or run `portlint --add-noqa` again",
+            )
 
 
 def _unknown(code: str, known: Collection[str]) -> str:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
+from portlint.config import baseline as baselines
+from portlint.config.baseline import Baseline, Entry
 from portlint.model.extraction import Suppression
 from portlint.model.files import FileState
 from portlint.model.frozen import FrozenCheck
@@ -61,10 +63,12 @@ def selection(registry: ModuleType, select: tuple[str, ...], ignore: tuple[str, 
 
 
 def check(layout: Layout, files: Mapping[str, FileState], chosen: Selection,
-          per_file_ignores: Iterable[tuple[str, tuple[str, ...]]], paths: tuple[str, ...]) -> list[Problem]:
+          per_file_ignores: Iterable[tuple[str, tuple[str, ...]]], paths: tuple[str, ...],
+          baseline: Baseline | None = None, data_of: Callable[[str], bytes | None] = lambda path: None) -> list[Problem]:
     """The problems of the layout, sorted: the rules', less those a per-file ignore or a comment
     covers, plus the judges' over the comments; only those in `paths` (and the files paired
-    with them) when paths are given, plus what the rules report beyond the selection."""
+    with them) when paths are given; less those the baseline sets aside (`data_of`: a problem's
+    file as checked, for its fingerprint), plus what the rules report beyond the selection."""
     ignores = tuple(per_file_ignores)
     problems = [p for rule in chosen.rules for p in named(chosen, rule, rule.check(layout))]
     problems = [p for p in problems if not _ignored_for_file(p, ignores)]
@@ -76,9 +80,33 @@ def check(layout: Layout, files: Mapping[str, FileState], chosen: Selection,
     if paths:
         partners = _partners(layout.frozen)
         kept = [p for p in kept if any(_under(path, paths) for path in (p.path, *partners.get(p.path, ())))]
+    if baseline is not None:
+        kept = set_aside(kept, baseline, chosen, paths, data_of).kept
     for rule in chosen.beyond:
         kept += named(chosen, rule, rule.beyond_selection(layout))
     return sorted(kept)
+
+
+class Aside(NamedTuple):
+    """What a baseline made of a check's problems."""
+
+    kept: list[Problem]  # the problems no entry sets aside, and PL002 for the entries that set aside none
+    used: list[Entry]  # the entries that set aside a problem
+    unjudged: list[Entry]  # the entries of rules that did not run, or of paths not reported: left as they are
+
+
+def set_aside(problems: list[Problem], baseline: Baseline, chosen: Selection, paths: tuple[str, ...],
+              data_of: Callable[[str], bytes | None]) -> Aside:
+    """The baseline laid over the problems (portlint/config/baseline.py): an entry sets aside the
+    problem of its fingerprint; an entry of a rule that ran, on a path reported, that sets aside
+    none is a PL002 (the PL002 rule's `stale`), so the file does not rot."""
+    kept, used = baselines.apply(problems, baseline, data_of)
+    judged = [e for e in baseline.entries if chosen.enabled(e.code) and (not paths or _under(e.path, paths))]
+    lines = {e.line for e in judged}
+    if chosen.enabled("PL002"):
+        rule = chosen.registry["PL002"]
+        kept += named(chosen, rule, rule.stale(baseline, judged, used))
+    return Aside(kept, used, [e for e in baseline.entries if e.line not in lines])
 
 
 def named(chosen: Selection, rule: ModuleType, problems: Iterable[Problem]) -> list[Problem]:

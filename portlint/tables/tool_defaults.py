@@ -224,6 +224,21 @@ def options(words: tuple[str, ...]) -> dict[str, str]:
     return found
 
 
+@lru_cache(maxsize=1)
+def documented_defaults() -> dict[str, frozenset[int]]:
+    """The tools' own settings by name (an environment variable, `MASTER_PORT`; an option whose name
+    says more than `--port`, as `master-port`) -> the ports the table gives them by default: what a
+    tool's documentation states for them (PL501 reads this: such a doc describes that tool)."""
+    found: dict[str, set[int]] = {}
+    for tool in load():
+        for port in tool.ports:
+            defaults = [d for d in (port.default, *(d for _, d in port.via)) if d]
+            for names, end in ((port.env, None), ((port.flag,), 0), ((port.high_flag,), 1)):
+                for name in (n.lstrip("-") for n in names if n and n.lstrip("-") != "port"):
+                    found.setdefault(name, set()).update(v for d in defaults for v in (d if end is None else (d[end],)))
+    return {name: frozenset(values) for name, values in found.items()}
+
+
 def normalized(option: str) -> str:
     """`--master_port` and `--master-port` name one option."""
     return option.replace("_", "-")

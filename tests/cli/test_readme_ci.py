@@ -133,7 +133,7 @@ def test_the_workflow_uses_the_action_with_its_inputs_and_the_plain_steps_run_th
 
 @pytest.mark.slow
 def test_the_add_noqa_transcript_is_what_it_prints_on_the_demo(tmp_path: Path) -> None:
-    transcript = _blocks(_section("## `portlint --add-noqa`: a baseline of comments", ADOPTING))[0].splitlines()
+    transcript = _blocks(_section("## `portlint --add-noqa`: comments, and a baseline where none can go", ADOPTING))[0].splitlines()
     command, printed = transcript[0].removeprefix("$ "), transcript[1:]
     workdir = tmp_path / "work"
     workdir.mkdir()

@@ -117,6 +117,10 @@ def test_every_kind_of_input_change_misses(repo: Path) -> None:
         lambda: (repo / ".portlint.yaml").write_bytes((repo / ".portlint.yaml").read_bytes() + b"\n# edited\n"),
         lambda: (repo / ".git" / "info" / "exclude").write_text("extra.yaml\n"),  # git's view of the tree
         lambda: (repo / "tools" / "run").unlink(),
+        lambda: (repo / ".git" / "info" / "exclude").write_text(".portlint-baseline\n"),
+        lambda: (repo / ".portlint-baseline").write_text(  # the baseline, though git ignores it
+            "PL101\tnemo_rl/distributed/ports.py\t0000000000000000:0\n"),
+        lambda: (repo / ".portlint-baseline").write_text(""),
     ]
     for change in changes:
         change()

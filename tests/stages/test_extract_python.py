@@ -176,7 +176,7 @@ def test_the_hot_lines_are_numbered_as_ast_numbers_them_and_start_where_their_li
             continue
         starts = [0, *(m.end() for m in re.finditer(rb"\r\n?|\n", data))]  # as ast counts lines
         text = [re.sub(rb"[\r\n]+$", b"", data[start:end]) for start, end in zip(starts, [*starts[1:], len(data)])]
-        words = [m.start() for m in re.finditer(rb"(?<![A-Za-z0-9])port(?![a-z0-9])|(?<![A-Z])PORT(?![A-Za-z0-9])", data)]
+        words = [m.start() for m in re.finditer(rb"(?<![A-Za-z0-9])ports?(?![a-z0-9])|(?<![A-Z])PORTS?(?![A-Za-z0-9])", data)]
         # `click` only on a line that spells `import` or goes on to the next (an import can name it there)
         words += [m.start() for m in re.finditer(rb"click", data)
                   if b"import" in text[bisect.bisect_right(starts, m.start()) - 1]

@@ -130,7 +130,7 @@ def test_one_walk_reads_what_the_generic_walk_and_the_command_finder_read() -> N
     names = NameFilter()
     for text in TRICKY:
         roots = compose(text)
-        candidates, spanned, invoking = _tree(roots)
+        candidates, spanned, invoking, _ = _tree(roots)
         scalars = [(path, node) for path, node in walk(roots) if node.id == "scalar"]
         assert candidates == [(path, node) for path, node in scalars if path and node.value.isdigit()], text
         assert [n for n in spanned] == [n for _, n in scalars if "#" in n.value or n.style in ("|", ">")], text

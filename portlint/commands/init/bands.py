@@ -1,14 +1,21 @@
 """Bands inferred from the sites a zero-config scan finds, for `portlint init`.
 
-Sites are grouped by what their names say: `cluster.master_port_range_low` and
-`DEFAULT_MASTER_PORT_RANGE_LOW` both say "master", `env.gym.port_range_low`
-says "gym" (its own words say nothing, its parent key does). A group with ranges
-becomes a range band whose bounds are the range most of its sites write; a
-minority that writes something else is left to PL301 as drift. Single ports a
-step or two apart (`NODE_MANAGER_PORT=1301`, `OBJECT_MANAGER_PORT=1303`, and
-the head's `+ 1` beside each) become one band with named `ports:`; scan starts
-that agree (`start_port=7000`, `base_port = ... else 7000`) share one band. A
-band the docs state wider than the code writes it takes the docs' extent.
+A band describes a service. Sites are grouped by what their names say:
+`cluster.master_port_range_low` and `DEFAULT_MASTER_PORT_RANGE_LOW` both say
+"master", `env.gym.port_range_low` says "gym" (its own words say nothing, its
+parent key does). Where a group's sites write several values, they are one
+service that disagrees only where one definition holds two of them (a YAML key
+two configs fill in, a config key and the code default it feeds, one module's two
+defaults): each value is then a band pinned to its files, `shares_with` the
+others, under a one-line comment for a person to decide. Otherwise they are
+separate services (the `--port` of each of several servers' packages): each its
+own band, named after what encloses it (keys, class, folders), never numbered
+after a file. Single ports a step or two apart (`NODE_MANAGER_PORT=1301`,
+`OBJECT_MANAGER_PORT=1303`, and the head's `+ 1` beside each) become one band
+with named `ports:`; scan starts that agree (`start_port=7000`, `base_port = ...
+else 7000`) share one band. A band the docs state wider than the code writes it
+takes the docs' extent, when that takes in no other band's port. A selector
+whose last part says nothing (`port`, `server.port`) is pinned to its files.
 """
 from __future__ import annotations
 
@@ -28,6 +35,12 @@ from portlint.stages.layout.services import UnionFind, same_service, service_wor
 CLUSTER_GAP = 2  # single ports at most this far apart form one band (odd worker / even head ports)
 _FILLER = frozenset("port ports range low high min max lo hi lower upper default start base begin first".split())
 _SCOPE_FILLER = frozenset("init main call new self cls setup run".split())  # `BaseModel.__init__.port`: BaseModel
+# Words of enclosing keys, scopes, files and folders that say nothing of what a port serves.
+_CONTEXT_FILLER = _SCOPE_FILLER | frozenset(
+    "config configs cfg conf settings options opts args kwargs params spec template values src lib libs pkg "
+    "python experimental infra internal core common utils util cli scripts tools examples example app "
+    "launch launcher entrypoint entrypoints constants defaults".split()
+)
 _INDEX = re.compile(r"\[(\d+)\]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
@@ -64,6 +77,7 @@ class Proposal(Struct, frozen=True):
     shares_with: tuple[str, ...] = ()  # the other bands one disagreeing service was split into
     disagreement: str = ""  # what the production sites of that service write, for a person to decide
     unsure: bool = False  # names that share no word, taken for one service: a person may split it
+    anchor: Site | None = None  # its first site: what encloses it tells it from a band of the same name
 
 
 def infer_bands(sites: Iterable[Site]) -> list[Proposal]:
@@ -99,12 +113,19 @@ def _disagreements(proposals: list[Proposal]) -> list[Proposal]:
         family = list({id(p): p for group in proposal.groups for p in by_group[group]}.values())
         family.sort(key=lambda p: (p.low, p.high, p.name))
         if len(family) > 1:
-            said = "; ".join(f"{p.name} {shown_span(p.low, p.high)} in {', '.join(p.found_in[:2])}"
-                             + (f" (+{len(p.found_in) - 2} more)" if len(p.found_in) > 2 else "") for p in family)
+            said = ", ".join(f"{p.name} {shown_span(p.low, p.high)} ({_files(len(p.found_in))})" for p in family[:_SAID])
+            said += f" (+{len(family) - _SAID} more)" if len(family) > _SAID else ""
             proposal = replace(proposal, shares_with=tuple(p.name for p in family if p is not proposal),
                                disagreement=said if proposal is family[0] else "")
         result.append(proposal)
     return result
+
+
+_SAID = 4  # bands named in a disagreement's one line; the rest are counted
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'s' if count != 1 else ''}"
 
 
 def group_name(site: Site) -> tuple[str, bool]:
@@ -117,7 +138,18 @@ def group_name(site: Site) -> tuple[str, bool]:
         words = [w for w in _words(part) if w not in _SCOPE_FILLER]
         if words:
             return "-".join(words), False
-    return "-".join([*_words(Path(site.path).stem, keep=True), *_words(leaf, keep=True)]), True
+    path = Path(site.path)
+    stem = [w for w in _words(path.stem, keep=True) if w not in _CONTEXT_FILLER]
+    place = stem or next((words for part in reversed(path.parent.parts)
+                          if (words := [w for w in _words(part) if w not in _CONTEXT_FILLER])), [])
+    return "-".join([*place, *_words(leaf, keep=True)]), True
+
+
+def says_nothing(name: str) -> bool:
+    """A name whose last part says nothing of what it serves (`port`, `--port`, `server.port`): a
+    selector of it is pinned to the files it was learned from, so that a band learned from an
+    example config never claims another service's `port` (a library's own CLI default)."""
+    return not _words(_INDEX.sub("", name).lstrip("-").rsplit(".", 1)[-1])
 
 
 def _words(text: str, keep: bool = False) -> list[str]:
@@ -149,7 +181,93 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
         ranges = [r for r in group.ranges if _span(r) == span]
         singles = [s for s in group.singles if _span(s) == span or (group.ranges and index == 0)]
         parts.append((Group(group.name, group.generic, ranges, singles, pinned=shared), span, ()))
-    return parts
+    if _one_definition(part for part, _, _ in parts):
+        return parts  # one service whose sites disagree: a person decides (`_disagreements`)
+    return _services(group, parts)
+
+
+def _one_definition(parts: Iterable[Group]) -> bool:
+    """Two parts hold one definition (`_definition`), sites of two kinds (a config key and the code
+    default it feeds, a script's option and the parser's), or code of one file (a module's two
+    defaults for its service): one service that disagrees. (A YAML file holds many services' keys.)"""
+    found = [(
+        {_definition(site) for site in part.sites}, {site.kind for site in part.sites},
+        {site.path for site in part.sites if site.kind != "yaml"},
+    ) for part in parts]
+    return any(
+        first[0] & second[0] or len(first[1] | second[1]) > 1 or first[2] & second[2]
+        for index, first in enumerate(found) for second in found[index + 1:]
+    )
+
+
+def _definition(site: Site) -> tuple[str, str, str]:
+    """What a site defines: a YAML key path (one field of a config schema, whichever file fills it
+    in; `ports[0]` and `ports[1]` are two entries); in code and scripts its name, and where its own
+    name says nothing (`--port`, `GatewayConfig.port`) the folder that defines it, else its
+    top-level package (`--port` of two servers' `__main__.py`, `server_port` of a library and of a
+    demo app, are two things)."""
+    if site.kind == "yaml":
+        return site.kind, site.name, ""
+    name = _INDEX.sub("", site.name).lstrip("-")
+    leaf = name.rsplit(".", 1)[-1]
+    folders = site.path.split("/")[:-1]
+    where = "/".join(folders) if not _words(leaf) else folders[0] if folders else ""
+    return site.kind, leaf, where
+
+
+def _services(group: Group, parts: list[tuple[Group, tuple[int, int], tuple[str, ...]]]
+              ) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]:
+    """Parts of one name that no definition shares are separate services: each a band of its own,
+    named after what serves it (its enclosing keys, class, folders: the fewest that tell it from
+    the others). Parts that nothing tells apart (two entries of one list in one manifest) keep one
+    name, as the ports of one thing; one whose name and context say nothing at all is left out."""
+    contexts = [_contexts(part.sites[0]) for part, _, _ in parts]
+    names = _telling(contexts)
+    base = [] if group.generic else group.name.split("-")
+    found = []
+    for (part, span, others), name, context in zip(parts, names, contexts):
+        if name is None:
+            name = _named(context, len(context)) or ()
+        if not name and not base:
+            continue  # nothing says what it serves
+        words = [*name, *(w for w in base if w not in name)]
+        found.append((Group("-".join(words), part.generic, part.ranges, part.singles, pinned=part.pinned), span, others))
+    return found
+
+
+def _telling(contexts: list[list[list[str]]]) -> list[tuple[str, ...] | None]:
+    """For each context (levels of words, nearest first), the words of the fewest nearest levels
+    that no other context's words of as many or fewer levels equal; None where none do."""
+    depth = [1] * len(contexts)
+    while True:
+        names = [_named(contexts[i], depth[i]) for i in range(len(contexts))]
+        clashing = {i for i, name in enumerate(names) if name is not None and names.count(name) > 1}
+        if not clashing:
+            return names
+        for i in clashing:
+            depth[i] += 1
+
+
+def _named(levels: list[list[str]], depth: int) -> tuple[str, ...] | None:
+    """The words of the `depth` nearest levels of context, outermost first; None past the last."""
+    if depth > len(levels):
+        return None
+    return tuple(w for level in reversed(levels[:depth]) for w in level)
+
+
+def _contexts(site: Site) -> list[list[str]]:
+    """What encloses a site, nearest first, each level's telling words: its parent keys (YAML), its
+    class (Python: a function says what uses a port, not what serves it), then its folders (not
+    the file: a file says where, not what)."""
+    levels: list[list[str]] = []
+    head = _INDEX.sub("", site.name).lstrip("-").rpartition(".")[0]
+    scopes = head.split(".") if site.kind == "yaml" and head else \
+        [part for part in (site.scope.split(".") if site.scope else []) if part[:1].isupper()]  # classes, not functions
+    for part in [*reversed(scopes), *reversed(site.path.split("/")[:-1])]:
+        words = [w for w in _words(part) if w not in _CONTEXT_FILLER]
+        if words and words not in levels:
+            levels.append(words)
+    return levels
 
 
 def _span(item: Range | Site) -> tuple[int, int]:
@@ -188,7 +306,7 @@ class Port(NamedTuple):
     @property
     def generic(self) -> bool:
         """Its selectors need `files:`, which `ports:` names cannot have: it stays a band of its own."""
-        return any(group.generic or group.pinned for group in self.groups)
+        return any(group.generic or group.pinned or any(map(says_nothing, _names(group))) for group in self.groups)
 
 
 def _single_bands(groups: Iterable[Group], derived: Iterable[Site]) -> Iterator[Proposal]:
@@ -232,9 +350,11 @@ def _ports(groups: Iterable[Group]) -> Iterator[Port]:
 def _one_service(ports: list[Port]) -> list[Port]:
     """Ports of one value written under names that are one service (`portlint.stages.layout.services`: the env
     var feeding a default, a client's default for its server) are one port: one band, named from
-    the words their names share. So are names that write one value only in different places (files,
-    Python classes): as PL202 does, init takes them for one value restated, not two services; two
-    names on one port of one file (or class) stay two bands, and PL201 reports them."""
+    the words their names share. So are names that write one value in different files (or Python
+    classes) of one folder (a server's `--port` and its client's default, beside it): one value
+    restated, not two services. Names that only happen to write one value in different folders
+    (`--port` of a gateway, `model_service_port` of a runner), or in one file, stay two bands: a
+    band describes a service, not a number."""
     classes = UnionFind(len(ports))
     for i, a in enumerate(ports):
         for j in range(i + 1, len(ports)):
@@ -244,6 +364,7 @@ def _one_service(ports: list[Port]) -> list[Port]:
             if a.value == b.value and (
                 any(same_service(x, y) for x in sites_a for y in sites_b)
                 or not {_together(s) for s in sites_a} & {_together(s) for s in sites_b}
+                and {_folder(s) for s in sites_a} == {_folder(s) for s in sites_b}
             ):
                 classes.union(i, j)
     members: dict[int, list[Port]] = defaultdict(list)
@@ -261,6 +382,10 @@ def _one_service(ports: list[Port]) -> list[Port]:
         merged.append(Port(family[0].value, groups, tuple(o for port in family for o in port.others),
                            label or groups[0].name, unsure=not label))
     return merged
+
+
+def _folder(site: Site) -> str:
+    return site.path.rpartition("/")[0]
 
 
 def _together(site: Site) -> tuple[str, str]:
@@ -291,11 +416,13 @@ def _proposal(name: str, low: int, high: int, groups: list[Group], ports: tuple[
               others: Iterable[str] = ()) -> Proposal:
     sites = [] if ports else [
         (site_name, tuple(sorted({s.path for s in g.sites if s.name == site_name}))
-         if g.generic or site_name in g.pinned else ())
+         if g.generic or site_name in g.pinned or says_nothing(site_name) else ())
         for g in groups for site_name in _names(g)
     ]
     found = tuple(dict.fromkeys(s.path for g in groups for s in sorted(g.sites, key=lambda s: s.path)))
-    return Proposal(name, low, high, tuple(sites), ports, found, tuple(others), tuple(g.name for g in groups))
+    anchor = min((s for g in groups for s in g.sites), key=lambda s: (s.path, s.line, s.column), default=None)
+    return Proposal(name, low, high, tuple(sites), ports, found, tuple(others), tuple(g.name for g in groups),
+                    anchor=anchor)
 
 
 # What the docs say
@@ -348,9 +475,21 @@ def _overlap(a: Proposal, b: Proposal) -> bool:
 
 
 def _unique_names(proposals: list[Proposal]) -> Iterator[Proposal]:
+    """Bands of one name told apart by what encloses their first site (`gateway` of three services:
+    `agent-service-gateway`, `data-service-gateway`...); the values of one service that disagree
+    (`_disagreements`), and those nothing tells apart, are numbered."""
+    by_name: dict[str, list[int]] = defaultdict(list)
+    for index, proposal in enumerate(proposals):
+        by_name[proposal.name].append(index)
+    named = [p.name for p in proposals]
+    for name, indices in by_name.items():
+        groups = [set(proposals[i].groups) for i in indices]
+        if len(indices) > 1 and not any(a & b for n, a in enumerate(groups) for b in groups[n + 1:]):
+            told = _telling([_contexts(anchor) if (anchor := proposals[i].anchor) else [] for i in indices])
+            for i, words in zip(indices, told):
+                if words is not None:
+                    named[i] = "-".join([*words, *(w for w in name.split("-") if w not in words)])
     seen: Counter[str] = Counter()
-    for proposal in proposals:
-        seen[proposal.name] += 1
-        if seen[proposal.name] > 1:
-            proposal = replace(proposal, name=f"{proposal.name}-{seen[proposal.name]}")
-        yield proposal
+    for proposal, name in zip(proposals, named):
+        seen[name] += 1
+        yield replace(proposal, name=name if seen[name] == 1 else f"{name}-{seen[name]}")

@@ -10,16 +10,18 @@ import json
 import re
 from pathlib import Path
 
-from portlint.analysis.destinations import Destinations
 from portlint.commands.init.bands import Proposal, infer_bands
 from portlint.commands.init.copies import frozen_pairs
 from portlint.config.load import load_config
 from portlint.config.locate import CONFIG_NAMES, ConfigError, find_config
+from portlint.model.layout import Band, Claims, Layout, Selector
 from portlint.model.records import Struct, replace
-from portlint.model.scope import DEFAULT_TEST_PATHS, in_tests, mocked
+from portlint.model.scope import DEFAULT_TEST_PATHS
 from portlint.model.sites import Site
 from portlint.stages import write as writer
-from portlint.stages.layout.services import POD, kubernetes, somebody_elses
+from portlint.stages.layout.bind import bind
+from portlint.stages.layout.ownership import DIALLED, OURS, Ownership, ownership
+from portlint.stages.layout.services import somebody_elses
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./*-]*")
 _RESERVED = frozenset("true false null yes no on off y n".split())  # YAML 1.1 would read these
@@ -46,13 +48,12 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     zero = replace(zero, test_paths=_test_paths(existing, start))
     current = session(zero, Options())
     files = current.files
-    destinations = Destinations({path: state.data for path, state in files.items() if state.kind == "python"})
-    layout = current.layout(files)  # a range over every port (a firewall's "any") is no service's lane
-    sites = [site for site in layout.sites if _teaches(site, zero.test_paths) and not layout.any_port(site)]
-    sites = _listened(sites, destinations)
+    layout = current.layout(files)
+    sites = _listened(_teaching(layout), ownership(layout))
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
     frozen, undirected = frozen_pairs(zero)
-    starter = Starter(floor, tuple(infer_bands(sites)), frozen, undirected, zero.test_paths)
+    proposals = _each_binds(infer_bands(sites), layout.sites)
+    starter = Starter(floor, proposals, frozen, undirected, zero.test_paths)
     data = render(starter).encode()
     if target.exists():
         writer.write_atomic(target, data)
@@ -72,24 +73,51 @@ def _test_paths(existing: Path | None, start: Path) -> tuple[str, ...]:
         return DEFAULT_TEST_PATHS  # a broken config declares nothing init can keep
 
 
-def _teaches(site: Site, test_paths: tuple[str, ...] = DEFAULT_TEST_PATHS) -> bool:
-    """A site init learns a band from: production code (not `test_paths`, no value given to a mock
-    or a fake), not a pod's own Kubernetes port (its network namespace is its own), and below 1024
-    only where a server says it listens (`listen_port`, `--bind-port`): a well-known client port is
-    somebody else's server."""
-    if in_tests(site.path, test_paths) or mocked(site) or kubernetes(site) == POD:
-        return False
-    return not somebody_elses(site)
+def _teaching(layout: Layout) -> list[Site]:
+    """The sites init learns bands from: this repository's own ports (`portlint.stages.layout.ownership`:
+    not a test's, a pod's, a firewall rule's, a range's exclusive end; a port only dialled is
+    `_listened`'s to judge), below 1024 only where a server says it listens (`listen_port`,
+    `--bind-port`: a well-known client port is somebody else's server), and the docs that state them."""
+    owners = ownership(layout)
+    return [
+        site for site in layout.sites
+        if not somebody_elses(site)
+        and (owners.of(site) in (OURS, DIALLED) if not site.is_doc else not layout.in_tests(site))
+    ]
 
 
-def _listened(sites: list[Site], destinations: Destinations) -> list[Site]:
+def _listened(sites: list[Site], owners: Ownership) -> list[Site]:
     """The sites without a client's default for a server the repository does not run: a port only
-    dialled (`portlint.analysis.destinations`) makes no band. Where another site writes the same value (the
-    server's own `--port`, a config restating it), the client's default stays: one service, and its
-    band keeps the client in step with the server."""
-    dialled = {id(site) for site in sites if destinations.connect_only(site)}
-    listened = {site.value for site in sites if id(site) not in dialled}
+    dialled makes no band. Where another site writes the same value (the server's own `--port`, a
+    config restating it), the client's default stays: one service, and its band keeps the client
+    in step with the server."""
+    dialled = {id(site) for site in sites if not site.is_doc and owners.of(site) == DIALLED}
+    listened = {site.value for site in sites if id(site) not in dialled and not site.is_doc}
     return [site for site in sites if id(site) not in dialled or site.value in listened]
+
+
+def _each_binds(proposals: list[Proposal], sites: tuple[Site, ...]) -> tuple[Proposal, ...]:
+    """The bands that keep a site once the check binds them (the first band declared that claims a
+    site takes it): a band whose every site an earlier band claims would be a problem of the config
+    itself (PL003), which init never writes."""
+    kept = list(proposals)
+    while True:
+        bound = {site.band for site in bind(sites, Claims(tuple(_band(p) for p in kept)))}
+        idle = {p.name for p in kept if p.name not in bound}
+        if not idle:
+            return tuple(kept)
+        kept = [
+            replace(p, shares_with=tuple(n for n in p.shares_with if n not in idle), within="" if p.within in idle else p.within)
+            for p in kept if p.name not in idle
+        ]
+
+
+def _band(proposal: Proposal) -> Band:
+    """The band the config will declare for a proposal (what the loader builds from its lines)."""
+    return Band(
+        proposal.name, proposal.low, proposal.high, within=proposal.within, shares_with=proposal.shares_with,
+        ports=proposal.ports, sites=tuple(Selector(name, files) for name, files in proposal.sites), inferred=True,
+    )
 
 
 def render(starter: Starter) -> str:

@@ -8,6 +8,18 @@ keyword arguments (`serve(port=7000)`), `os.environ.get("NAME", default)` /
 the entries of an environment mapping (`{"MASTER_PORT": "29500"}`: upper-case keys).
 A numeric string literal counts as a port when its digits are the whole string.
 
+Ports written as a run from a base are sites too, under port-like names singular
+or plural: `BASE + i` and `8000 + rank` (not `base_port + 1`, an offset from a port
+written elsewhere), `[BASE + i for i in range(4)]`, `list(range(8000, 8008))`,
+`for port in range(31000, 33000)`, `[8000, 8001]` (each item). The site is the base's
+literal (a module constant's, `BASE = 30000`, where the module assigns it once) with
+the run's extent where its count is written (`Site.extent`): rules judge the run,
+a fix rewrites the base only.
+
+A value given to the Kubernetes client's models (`V1ContainerPort(container_port=8080)`,
+`V1HTTPGetAction(port=8080)`) is marked as a pod's own (`Site.pod`), as the same keys in a
+manifest are.
+
 Command-line option defaults are sites named like the shell long option they
 define, with their destination as an alias (`--port`, `port`), so one selector
 binds a script's `--port 8000` and the parser's default: argparse
@@ -24,14 +36,15 @@ import codecs
 import io
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from portlint import analysis
 from portlint.analysis import rendezvous, sockets
 from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
 from portlint.model.extraction import Extraction, Suppression
-from portlint.model.naming import NameFilter, role_of
+from portlint.model.naming import NameFilter, is_port_name, role_of
+from portlint.model.ports import BASE
 from portlint.model.records import structs
 from portlint.model.sites import Command, Site
 from portlint.model.source import Source
@@ -48,6 +61,9 @@ _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _MOCK_CLASSES = frozenset(("Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock",
                            "PropertyMock", "create_autospec"))
 _PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patch"))
+# The Kubernetes client's models (`client.V1ContainerPort`, `V1Probe`, `V1ServicePort`): a pod's spec
+# written in Python, whose ports are the pod's own (its network namespace, or its Service's address).
+_KUBERNETES_MODEL = re.compile(r"V1(?:beta\d+)?[A-Z][A-Za-z]*")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
 
@@ -165,7 +181,9 @@ class _SiteFinder(Visitor):
         self.passed: dict[str, list[str]] = {}
         self.env_defaults: dict[int, str] = {}
         self.cli_names: dict[str, str] = {}  # `option` imported from click -> "click.option"
+        self.constants: dict[str, tuple[int, int, int] | None] = {}  # module constants read as a run's base
         self.mocking = 0  # inside the arguments of this many mock calls (`MagicMock(port=...)`)
+        self.in_pod = 0  # inside the arguments of this many Kubernetes models (`V1ContainerPort(container_port=...)`)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module in ("click", "typer") and node.level == 0:
@@ -231,6 +249,76 @@ class _SiteFinder(Visitor):
         qualified = f"{self.scopes[-1]}.{name}" if in_class else name
         for literal in _branch_literals(value):
             self._literal(literal, qualified, name, also=_other_branches(value))
+        if not isinstance(value, ast.Constant) and _ports_named(name):
+            self._run(value, qualified, name)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        """`for port in range(30000, 30010)`: the ports a loop goes through, from a literal base."""
+        if isinstance(node.target, ast.Name) and _ports_named(node.target.id):
+            self._run(node.iter, node.target.id, node.target.id)
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+
+    # -- ports written as runs: lists, ranges, arithmetic ------------------------
+    def _run(self, value: ast.AST, name: str, leaf: str) -> None:
+        """Ports written from a base (issue: ports in lists and arithmetic): `BASE + i`, `8000 + rank`,
+        `[BASE + i for i in range(4)]`, `list(range(8000, 8004))`, `[8000, 8001]`. The base is a literal
+        here, or a module constant's (`BASE = 30000`); the run's extent is known where its count is."""
+        if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+            for index, item in enumerate(value.elts):
+                if isinstance(item, ast.Constant):
+                    self._literal(item, f"{name}[{index}]", leaf, force=True)
+            return
+        if isinstance(value, ast.Call) and dotted(value.func) in ("list", "tuple", "set", "sorted") and value.args:
+            value = value.args[0]
+        if isinstance(value, (ast.ListComp, ast.GeneratorExp, ast.SetComp)) and len(value.generators) == 1:
+            loop = value.generators[0]
+            count = _range_count(loop.iter)
+            base = _added_to(value.elt, loop.target)
+            if base is not None:
+                self._base(base, name, leaf, count - 1 if count else 0)
+            return
+        if isinstance(value, ast.Call) and dotted(value.func) == "range" and len(value.args) >= 2:
+            start, stop = value.args[0], value.args[1]
+            count = _stop_after(start, stop, self._constant_value)
+            self._base(start, name, leaf, count - 1 if count else 0)
+            return
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            for side, other in ((value.left, value.right), (value.right, value.left)):
+                if _ports_named(dotted(other)) or isinstance(other, ast.Constant):
+                    continue  # `base_port + 1000`: an offset from a port written elsewhere
+                if isinstance(side, ast.Constant) or isinstance(side, ast.Name) and self._constant(side.id):
+                    self._base(side, name, leaf, 0)
+                    return
+
+    def _base(self, node: ast.AST, name: str, leaf: str, extent: int) -> None:
+        """The base of a run: a literal here, or the literal a module constant is given (one whose
+        own name is port-like is a site already: a run from it says no more of it)."""
+        if isinstance(node, ast.Constant):
+            self._literal(node, name, leaf, force=True, role=BASE, extent=extent)
+        elif isinstance(node, ast.Name) and (extent or not _ports_named(node.id)):
+            found = self._constant(node.id)
+            if found is not None:
+                start, end, value = found
+                self._site(start, end, value, node.id, leaf, aliases=(name,), role=BASE, extent=extent)
+
+    def _constant(self, name: str) -> tuple[int, int, int] | None:
+        """The digits of `NAME = N` where the module assigns its constant once, at its top level."""
+        if name not in self.constants:
+            found = list(re.finditer(rb"^%s[ \t]*(?::[^=\n]*)?=[ \t]*(\d+)[ \t]*(?:#[^\n]*)?\r?$" % re.escape(name.encode()),
+                                     self.source.data, re.MULTILINE))
+            assigned = len(re.findall(rb"^%s[ \t]*(?::[^=\n]*)?=[^=]" % re.escape(name.encode()), self.source.data, re.MULTILINE))
+            digits = found[0].group(1) if len(found) == 1 and assigned == 1 else b""
+            ok = digits.isdigit() and (digits == b"0" or not digits.startswith(b"0"))
+            self.constants[name] = (found[0].start(1), found[0].end(1), int(digits)) if ok else None
+        return self.constants[name]
+
+    def _constant_value(self, node: ast.AST) -> int | None:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        found = self._constant(node.id) if isinstance(node, ast.Name) else None
+        return found[2] if found is not None else None
 
     def visit_Dict(self, node: ast.Dict) -> None:
         """`{"MASTER_PORT": "29500"}`: an environment mapping (for `env=`, `os.environ.update`,
@@ -244,10 +332,12 @@ class _SiteFinder(Visitor):
     # -- calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted(node.func)
-        mock = _is_mock(callee)
+        mock, pod = _is_mock(callee), _KUBERNETES_MODEL.fullmatch(callee.rsplit(".", 1)[-1]) is not None
         self.mocking += mock
+        self.in_pod += pod
         self._call(node, callee)
         self.mocking -= mock
+        self.in_pod -= pod
 
     def _call(self, node: ast.Call, callee: str) -> None:
         if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
@@ -274,11 +364,21 @@ class _SiteFinder(Visitor):
                 self.env_defaults[id(inner)] = name
 
     def passed_on(self) -> list[Site]:
-        """The sites, each with the names its value is passed on as (PL202's one-service reading)."""
+        """The sites, each with the names its value is passed on as (PL202's one-service reading); a
+        literal found twice (a constant, and the base of a run it starts) is one site."""
+        merged: dict[tuple[int, int], Site] = {}
+        for site in self.sites:
+            known = merged.get((site.start, site.end))
+            if known is not None:
+                site = structs.replace(
+                    known, aliases=tuple(dict.fromkeys(n for n in (*known.aliases, *site.names) if n != known.name)),
+                    extent=max(known.extent, site.extent), role=BASE if site.extent else known.role,
+                )
+            merged[(site.start, site.end)] = site
         return [
             structs.replace(site, aliases=(*site.aliases, *self.passed[site.name]))
             if site.name in self.passed else site
-            for site in self.sites
+            for site in merged.values()
         ]
 
     # -- command-line options -------------------------------------------------
@@ -322,22 +422,27 @@ class _SiteFinder(Visitor):
     # -- sites ----------------------------------------------------------------
     def _literal(
         self, node: ast.AST, name: str, leaf: str | None, aliases: tuple[str, ...] = (), also: tuple[str, ...] = (),
+        force: bool = False, role: str = "", extent: int = 0,
     ) -> None:
-        """Record `node` as a site named `name` when it is a port literal and wanted; `also` are names
-        of the same value (its flow) that make nothing wanted by themselves."""
-        if not name or not isinstance(node, ast.Constant) or not any(map(self.names.wants, (name, *aliases))):
+        """Record `node` as a site named `name` when it is a port literal and wanted (`force`: a run's
+        base or a list's item, wanted by the list's name); `also` are names of the same value (its
+        flow) that make nothing wanted by themselves."""
+        if not name or not isinstance(node, ast.Constant) or not (force or any(map(self.names.wants, (name, *aliases)))):
             return
         span = _digits_span(self.source, node)
-        if span is None:
-            return
-        start, end, value = span
+        if span is not None:
+            self._site(*span, name, leaf, aliases=(*aliases, *also), role=role, extent=extent)
+
+    def _site(self, start: int, end: int, value: int, name: str, leaf: str | None, aliases: tuple[str, ...] = (),
+              role: str = "", extent: int = 0) -> None:
         line, column = self.source.position(start)
         end_line, end_column = self.source.position(end)
         self.sites.append(Site(
             self.source.path, line, column, start, end, "python", name, value,
-            role=role_of(leaf or name), scope=".".join(self.scopes),
+            role=role or role_of(leaf or name), scope=".".join(self.scopes),
             end_line=end_line, end_column=end_column,
-            aliases=tuple(dict.fromkeys(a for a in (*aliases, *also) if a != name)), mock=self.mocking > 0,
+            aliases=tuple(dict.fromkeys(a for a in aliases if a != name)), mock=self.mocking > 0,
+            pod=self.in_pod > 0, extent=max(extent, 0),
         ))
 
 
@@ -408,9 +513,12 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
 
 @lru_cache(maxsize=1)
 def _port_words() -> tuple[re.Pattern[bytes], ...]:
+    """Each spelling of the prefilter's PORT_WORDS, in the plural too (`worker_ports`: a run of ports,
+    `_SiteFinder._run`); the port token of the same index is a prefix of both."""
     from portlint.stages.prefilter import PORT_WORDS
 
-    return tuple(re.compile(word) for word in PORT_WORDS)
+    plural = (b"s?", b"s?", b"S?")
+    return tuple(re.compile(word.replace(b")(?!", b")" + s + b"(?!", 1)) for word, s in zip(PORT_WORDS, plural))
 
 
 def _is_mock(callee: str) -> bool:
@@ -419,6 +527,42 @@ def _is_mock(callee: str) -> bool:
     parts = callee.split(".")
     return parts[-1] in _MOCK_CLASSES or callee in _PATCHES or parts[0] == "monkeypatch" or (
         len(parts) > 1 and parts[-2] == "patch" and parts[-1] in ("object", "dict", "multiple"))
+
+
+def _ports_named(name: str) -> bool:
+    """A name for ports, one or many (`worker_port`, `worker_ports`, `PORTS`), not a count of them."""
+    leaf = name.rsplit(".", 1)[-1]
+    return is_port_name(re.sub(r"(?<=[Pp]ort)s|(?<=PORT)S", "", leaf))
+
+
+def _range_count(node: ast.AST) -> int:
+    """How many values `range(n)` / `range(0, n)` gives, where n is written; 0 when unknown."""
+    if not (isinstance(node, ast.Call) and dotted(node.func) == "range" and node.args):
+        return 0
+    ends = [a.value for a in node.args if isinstance(a, ast.Constant) and type(a.value) is int]
+    if len(ends) != len(node.args) or len(ends) > 2:
+        return 0
+    return max(ends[-1] - (ends[0] if len(ends) == 2 else 0), 0)
+
+
+def _added_to(node: ast.AST, target: ast.AST) -> ast.AST | None:
+    """The base of `BASE + i` (or `i + BASE`) where i is the loop's variable."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(target, ast.Name)):
+        return None
+    for base, step in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(step, ast.Name) and step.id == target.id and isinstance(base, (ast.Constant, ast.Name)):
+            return base
+    return None
+
+
+def _stop_after(start: ast.AST, stop: ast.AST, value_of: Callable[[ast.AST], int | None]) -> int:
+    """How many values `range(start, stop)` gives where both are known (`stop` written as a number,
+    a constant, or `start + n`); 0 when unknown."""
+    if isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Add) and ast.dump(stop.left) == ast.dump(start):
+        count = value_of(stop.right)
+        return count or 0
+    low, high = value_of(start), value_of(stop)
+    return high - low if low is not None and high is not None and high > low else 0
 
 
 def _branch_literals(node: ast.AST) -> Iterator[ast.AST]:

@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from portlint.model.extraction import Extraction, Suppression
 from portlint.model.naming import NameFilter, is_port_name, role_of
@@ -287,7 +287,8 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     tree = _tree(roots)
     if isinstance(tree, Extraction):  # a repeated key
         return (Extraction(note=template.NOT_YAML) if body is not source.text[bom:] else tree), None
-    candidates, spanned, invoking = tree
+    candidates, spanned, invoking, pods = tree
+    in_pod = _PodScope(source.path, pods)
     # An anchored literal is one site, under the first name that wants it: its aliases
     # refer to it, and two roles (`low: &p 1024`, `high: *p`) cannot both be fixed in it.
     literals, seen = [], set()
@@ -298,14 +299,14 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     offsets = _byte_offsets(source, [_digits_index(body, node) + bom for _, node in literals])
     sites = [
         site for path, node in literals
-        if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node))
+        if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node, in_pod(path)))
     ]
     if "#" in source.text:
         scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for n in spanned]
         suppressions, doc_sites = _comments(source, scalar_spans, names)
     else:
         suppressions, doc_sites = (), []
-    commands = yaml_commands.find_in(source, invoking, names) if invoking else ()
+    commands = yaml_commands.find_in(source, invoking, names, in_pod) if invoking else ()
     plain = body is source.text[bom:]  # a masked template's nodes are not the file's own for frozen copies
     return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom or not plain else roots)
 
@@ -378,17 +379,58 @@ def _children(path: str, node: Any) -> Iterator[tuple[str, Any]]:
         yield (f"{path}.{key.value}" if path else str(key.value)), value
 
 
-_Read = tuple[list[tuple[str, Any]], list[Any], list[tuple[str, Any]]]  # candidates, spanned, invoking
+# A Helm chart's values (`values.yaml`, `values-prod.yaml`, `ci/values.dev.yaml`, `my-values.yaml`),
+# and the folders charts live in.
+_HELM_VALUES = re.compile(r"(?:.*[-_.])?values(?:[-_.].*)?\.ya?ml")
+_HELM_FOLDERS = frozenset(("chart", "charts", "helm", "helm-chart", "helm-charts", "helmchart", "helmcharts"))
+_CONTAINER_LISTS = ("containers", "initContainers")
+_KIND_CLUSTER = "kind.x-k8s.io/"  # kind's own config: its ports are the host's (`apiServerPort`, port mappings)
+
+
+class _Pods(NamedTuple):
+    """The pod specs of a file (the key path of every mapping holding `containers:`, and whether it
+    sets `hostNetwork: true`), whether any mapping of the file sets `hostNetwork: true`, and whether
+    every document of the file is a Kubernetes object (`apiVersion` and `kind` at its top)."""
+
+    specs: list[tuple[str, bool]]
+    host_network: bool
+    kubernetes: bool
+
+
+class _PodScope:
+    """Which key paths of a file are written for a pod that keeps its own network namespace: a
+    container of a pod spec without `hostNetwork: true` (its ports, environment and commands); and,
+    where no key of the file sets `hostNetwork: true`, every key of a file of Kubernetes objects
+    (workloads run in pods; a Service's ports are behind its own address) and of a Helm chart's
+    values (the chart's pods bind or dial them). A node's own ports (`nodePort`, `hostPort`) are
+    told apart by their keys (portlint.stages.layout.services.kubernetes)."""
+
+    def __init__(self, path: str, pods: _Pods) -> None:
+        folders, name = path.split("/")[:-1], path.rsplit("/", 1)[-1]
+        helm = _HELM_VALUES.fullmatch(name) is not None or any(part.lower() in _HELM_FOLDERS for part in folders)
+        self.values = not pods.host_network and (pods.kubernetes or helm)
+        self.prefixes = tuple(
+            f"{spec}.{key}[" if spec else f"{key}[" for spec, host in pods.specs if not host for key in _CONTAINER_LISTS
+        )
+
+    def __call__(self, path: str) -> bool:
+        return self.values or path.startswith(self.prefixes)
+
+
+_Read = tuple[list[tuple[str, Any]], list[Any], list[tuple[str, Any]], _Pods]  # candidates, spanned, invoking, pods
 
 
 def _tree(roots: list[Any]) -> _Read | Extraction:
     """What the extractor reads of the documents, in one walk (the order of `walk`):
     (key path, scalar) of every scalar that may be a port literal, the scalars whose
-    span may hold a `#` (for comments), and (key path, mapping) of every mapping with a
-    key that may run a command; or the error of a mapping that repeats a key."""
+    span may hold a `#` (for comments), (key path, mapping) of every mapping with a
+    key that may run a command, and the pod specs; or the error of a mapping that repeats a key."""
     candidates: list[tuple[str, Any]] = []
     spanned: list[Any] = []
     invoking: list[tuple[str, Any]] = []
+    specs: list[tuple[str, bool]] = []
+    host_network = False
+    kubernetes = bool(roots) and all(map(_kubernetes_object, roots))
     seen: set[int] = set()
     stack: list[tuple[str, Any]] = [("", root) for root in reversed(roots)]
     pop, push = stack.pop, stack.append
@@ -414,6 +456,7 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
         lines: dict[str, int] = {}
         children = []
         runs = False
+        pod = host = False
         for key, value in node.value:
             if key.id != "scalar":
                 continue
@@ -427,15 +470,32 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
                 )
             lines[name] = key.start_mark.line + 1
             runs = runs or name in commands
+            if name in _CONTAINER_LISTS and value.id == "sequence":
+                pod = True
+            elif name == "hostNetwork" and value.id == "scalar" and value.value.lower() == "true":
+                host = True
             children.append((f"{path}.{name}" if path else str(name), value))
         if runs:
             invoking.append((path, node))
+        if pod:
+            specs.append((path, host))
+        host_network = host_network or host
         children.reverse()
         stack += children
-    return candidates, spanned, invoking
+    return candidates, spanned, invoking, _Pods(specs, host_network, kubernetes)
 
 
-def _site(source: Source, start: int, path: str, node: Any) -> Site | None:
+def _kubernetes_object(root: Any) -> bool:
+    """A document that is a Kubernetes object (not kind's cluster config, whose ports are the host's)."""
+    if root.id != "mapping":
+        return False
+    keys = {key.value: value for key, value in root.value if key.id == "scalar"}
+    version, kind = keys.get("apiVersion"), keys.get("kind")
+    return version is not None and kind is not None and version.id == "scalar" and kind.id == "scalar" \
+        and not str(version.value).startswith(_KIND_CLUSTER)
+
+
+def _site(source: Source, start: int, path: str, node: Any, pod: bool) -> Site | None:
     end = start + len(node.value)
     if source.data[start:end] != node.value.encode():
         return None  # an escaped or folded literal: no plain digits to point at
@@ -444,7 +504,7 @@ def _site(source: Source, start: int, path: str, node: Any) -> Site | None:
     scope = path.rsplit(".", 1)[0] if "." in path else ""
     return Site(
         source.path, line, column, start, end, "yaml", path, int(node.value),
-        role=role_of(path), scope=scope, end_line=end_line, end_column=end_column,
+        role=role_of(path), scope=scope, end_line=end_line, end_column=end_column, pod=pod,
     )
 
 

@@ -9,6 +9,9 @@
   a script too; a nested `run:` is left alone, as any other value.
 * Lists under `command:` and `args:` of one mapping are one argument vector
   (Kubernetes runs `command` + `args`); `[bash, -c, script]` runs the script.
+  A container's commands (a `containers:` item of a pod spec without
+  `hostNetwork: true`) are marked `pod_network`: they run in the pod's own
+  network namespace.
 * A `rayStartParams` mapping is the `ray start` KubeRay runs: its keys are the
   options without their leading dashes, and a head group's pod gets `--head`.
   The command is marked `pod_network` unless the group's pod template sets
@@ -18,6 +21,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from portlint.model.naming import NameFilter
@@ -40,9 +44,11 @@ def find(source: Source, roots: list[Any], names: NameFilter) -> tuple[Command, 
     return find_in(source, mappings, names)
 
 
-def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter) -> tuple[Command, ...]:
+def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter,
+            in_pod: Callable[[str], bool] = lambda path: False) -> tuple[Command, ...]:
     """Every command the (key path, mapping) pairs run, in file order: the extractor's own
-    walk hands over only the mappings with a key of KEYS."""
+    walk hands over only the mappings with a key of KEYS. `in_pod` says which key paths are a
+    container of a pod that keeps its own network namespace: its commands are marked `pod_network`."""
     found: list[Command] = []
     for path, node in mappings:
         invoking = []
@@ -56,7 +62,8 @@ def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter) 
             elif _runs_script(path, key) and value.id == "scalar" and value.value.strip():
                 found += _script(source, value, names)
         if invoking:
-            found += _invocation(source, [value for _, value in sorted(invoking, key=lambda kv: kv[0])], names)
+            commands = _invocation(source, [value for _, value in sorted(invoking, key=lambda kv: kv[0])], names)
+            found += [structs.replace(c, pod_network=True) for c in commands] if in_pod(path) else commands
     return tuple(sorted(found, key=lambda command: (command.line, command.column)))
 
 

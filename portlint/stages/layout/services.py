@@ -19,7 +19,9 @@ colliding. Two sites that write one value are taken as one service when
   itself names no service: the same key in two manifests is two Services.
 
 A pod's own ports (`containerPort`, a Service's `port`/`targetPort`, probe and
-annotation ports, Helm values under a `service` key) live in the pod's network
+annotation ports, Helm values under a `service` key, and whatever the extractor saw
+written for a pod that keeps its own network namespace: a container's keys, a Helm
+chart's values, the Kubernetes client's models: `Site.pod`) live in the pod's network
 namespace or behind the Service's own address: they cannot collide with a
 port of another pod or process, so they are not compared at all; nor are kind's
 `extraPortMappings`, which forward to the node port a Service binds.
@@ -88,16 +90,18 @@ def context_words(site: Site) -> frozenset[str]:
 def kubernetes(site: Site) -> str:
     """POD for a port that lives inside a pod or behind a Service's own address, NODE for one
     bound on every node or host, "" for anything else."""
-    if site.kind != "yaml":
+    if site.kind not in ("yaml", "python") or site.kind == "python" and not site.pod:
         return ""
     parts = [_INDEX.sub("", part) for part in site.name.split(".")]
     leaf = parts[-1].lower()
     parent = parts[-2].lower() if len(parts) > 1 else ""
     if "extraPortMappings[" in site.name:
         return POD  # kind forwards a host port to the node port a Service binds: that Service's
-    if leaf in _NODE_KEYS:
+    if leaf.replace("_", "") in _NODE_KEYS:
         return NODE
-    if leaf in _POD_KEYS or leaf == "prometheus.io/port" or site.name.endswith("/port"):
+    if site.pod:
+        return POD  # the extractor saw it written for a pod (a container, a chart's values, a client model)
+    if leaf in _POD_KEYS or leaf.startswith("targetport") or leaf == "prometheus.io/port" or site.name.endswith("/port"):
         return POD
     if parent in _PROBES or parent.endswith("service"):
         return POD
