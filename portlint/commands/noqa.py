@@ -45,7 +45,7 @@ from portlint.model.records import Struct, field, structs
 from portlint.stages import write as writer
 from portlint.stages.fix import apply
 
-_CODES = re.compile(rb"(ignore)\[([^\]]*)\]")
+_CODES = re.compile(rb"(ignore)\[([^\]\[]*)\]")  # no `[` inside: a match is never tried past the next one
 # Directives of other tools that a comment after them, on their line, breaks: yamllint reads a
 # `disable-line`/`disable` comment only when it is the line's whole comment; black and isort read
 # `fmt: skip`/`isort: skip` only as the line's last comment.

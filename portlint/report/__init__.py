@@ -15,8 +15,10 @@ from portlint.model.problems import Problem, Rule
 
 # C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
 # is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).
-# A word of a message that may be a path: what a repository path is made of, no spaces.
-_PATH_WORD = re.compile(r"[\w.+@~/-]*[./][\w.+@~/-]*")
+# A word of a message that may be a path: what a repository path is made of, no spaces (one with
+# a `.` or a `/` is looked up: `_shown_path`). The whole word is the match: a pattern requiring
+# the `.` or `/` was tried again from every character of a word without one (quadratic).
+_PATH_WORD = re.compile(r"[\w.+@~/-]+")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -71,6 +73,8 @@ class Context:
 
     def _shown_path(self, match: re.Match[str]) -> str:
         word = match.group()
+        if "." not in word and "/" not in word:
+            return word
         if word not in self._paths:
             self._paths[word] = self.display(word) if self._names_a_file(word) else word
         return self._paths[word]
@@ -79,9 +83,12 @@ class Context:
         if word.startswith("/") or word.startswith("../") or "/./" in word:
             return False
         full = self.root / word
-        if full.is_file():
-            return True
-        return "/" in word and bool(Path(word).suffix) and not full.exists() and full.parent.is_dir()
+        try:
+            if full.is_file():
+                return True
+            return "/" in word and bool(Path(word).suffix) and not full.exists() and full.parent.is_dir()
+        except OSError:  # a word no file can be named (too long): a word
+            return False
 
     def applicable(self, problem: Problem) -> bool:
         return problem.applicable(self.unsafe_fixes)

@@ -65,7 +65,9 @@ _PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patc
 # written in Python, whose ports are the pod's own (its network namespace, or its Service's address).
 _KUBERNETES_MODEL = re.compile(r"V1(?:beta\d+)?[A-Z][A-Za-z]*")
 _LONE_CR = re.compile(rb"\r(?!\n)")
-_COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
+# A line from its first `#` on: one match per line, taken whole (a pattern requiring a digit
+# after the `#` was tried again from every `#` of a line without one: quadratic in its length).
+_COMMENT = re.compile(rb"#[^\n]*")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
@@ -656,7 +658,9 @@ def _statement_comment(data: bytes, names: NameFilter) -> bool:
     from portlint.stages.prefilter import prefilter
 
     pattern = prefilter(names.selector_names)
-    return any(pattern.search(line.group()) for line in _COMMENT_WITH_NUMBER.finditer(data))
+    return any(
+        prose.DIGIT.search(data, *line.span()) and pattern.search(line.group()) for line in _COMMENT.finditer(data)
+    )
 
 
 def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:
