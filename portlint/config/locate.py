@@ -98,7 +98,7 @@ def declares_portlint(pyproject: Path) -> bool:
     toml = tomllib()
     try:
         data = toml.loads(text)
-    except toml.TOMLDecodeError:
+    except (toml.TOMLDecodeError, RecursionError):  # RecursionError: arrays nested past tomllib's recursion
         # Claim a broken pyproject only if it seems to configure portlint, so
         # that loading it reports the syntax error instead of ignoring it.
         return _TOOL_PORTLINT_HEADER.search(text) is not None

@@ -118,6 +118,8 @@ def _read_toml(text: str, pyproject: bool) -> Document:
         data: Any = toml.loads(text)
     except toml.TOMLDecodeError as error:
         raise Invalid((), "expected valid TOML: " + TOML_POSITION.sub(r" (line \1)", str(error))) from None
+    except RecursionError:  # arrays or inline tables nested past tomllib's recursion
+        raise Invalid((), "expected TOML nested less deeply") from None
     prefix: tuple[str, ...] = ()
     if pyproject:
         prefix = ("tool", "portlint")

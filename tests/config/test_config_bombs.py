@@ -28,3 +28,15 @@ def test_a_config_alias_bomb_under_sites_is_refused_before_expansion_in_one_line
     out, err = capsys.readouterr()
     assert (code, out) == (2, "")
     assert err == "portlint: error: .portlint.yaml: bands.x.sites[5]: expected at most 100000 values once aliases are expanded\n"
+
+
+@pytest.mark.parametrize("name", ["portlint.toml", "pyproject.toml"])
+def test_a_toml_config_nested_past_tomllibs_recursion_is_a_one_line_config_error(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tomllib recurses: arrays 100,000 deep were an internal error, not the config's."""
+    table = "[tool.portlint]\n" if name == "pyproject.toml" else ""
+    (tmp_path / name).write_text(f"{table}include = {'[' * 100_000}{']' * 100_000}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["--no-cache"]) == 2
+    assert capsys.readouterr().err == f"portlint: error: {name}: expected TOML nested less deeply\n"

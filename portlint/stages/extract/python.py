@@ -149,7 +149,7 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
             error_line=max(error.lineno or 1, 1), error_column=max(error.offset or 1, 1),
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
-        return Extraction(error=f"invalid Python: {error}")
+        return Extraction(error=f"invalid Python: {str(error) or 'nested too deeply to parse'}")
 
 
 def _kept(data: bytes, definitions: list[tuple[str, int, int]], socket_code: bool,

@@ -268,8 +268,42 @@ def _parent_line(data: bytes, line_start: int, indent: int) -> bytes | None:
     return None
 
 
+# Nesting levels composed at most. ruamel.yaml.clib's composer recurses on the C stack: a small
+# file of collections nested some tens of thousands deep overflows it, a SIGSEGV that ends the
+# whole run. Far deeper than any YAML written by hand, and half of Python's recursion limit:
+# the walks over the composed nodes (frozen copies' flattening) recurse a frame a level.
+MAX_DEPTH = 500
+_BRACKETS = re.compile(r"[\[\]{}]")
+# A line indented past MAX_DEPTH columns (blanks, and the indicators `-`, `?`, `:` of compact
+# collections): a block collection nested in another is indented further, or (a sequence as a
+# mapping's value) as far: a line indented less nests less than twice as deep.
+_INDENTED = re.compile(rf"\n[ \t?:-]{{{MAX_DEPTH + 1}}}")
+
+
+class TooDeep(ValueError):
+    """YAML nested deeper than MAX_DEPTH: refused before it is composed."""
+
+
+def too_deep(text: str) -> bool:
+    """Whether the text may nest deeper than MAX_DEPTH: its flow collections (brackets counted
+    as they open and close, wherever they are) or its indentation. A bound, not a parse: one
+    pass over the brackets where there are more than MAX_DEPTH of them, one search otherwise."""
+    if len(text) <= MAX_DEPTH:
+        return False
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        for bracket in _BRACKETS.finditer(text):
+            depth = depth + 1 if bracket.group() in "[{" else max(depth - 1, 0)
+            if depth > MAX_DEPTH:
+                return True
+    return _INDENTED.search(text) is not None or _INDENTED.match("\n" + text[:MAX_DEPTH + 1]) is not None
+
+
 def compose(text: str) -> list[Any]:
-    """Every document's root node; raises ruamel.yaml.YAMLError on bad input."""
+    """Every document's root node; raises ruamel.yaml.YAMLError on bad input, TooDeep on input
+    nested deeper than any composer should recurse."""
+    if too_deep(text):
+        raise TooDeep(f"YAML nested deeper than {MAX_DEPTH} levels")
     composer = _c_composer()
     if composer is None:
         return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
@@ -300,13 +334,15 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     body = source.text[bom:]
     try:
         roots = compose(body)
+    except TooDeep as error:
+        return Extraction(error=str(error)), None
     except YAMLError as error:
         if "{{" not in body:
             return _parse_error(error), None
         body = template.masked(body)  # a Helm/Go template: read it where it is plain YAML
         try:
             roots = compose(body)
-        except (YAMLError, RecursionError):
+        except (YAMLError, RecursionError, TooDeep):
             return Extraction(note=template.NOT_YAML), None
     except RecursionError:
         return Extraction(error="YAML nested too deeply to parse"), None
