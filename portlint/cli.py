@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from portlint import __version__
+from portlint import EXIT_INTERRUPTED, __version__
 from portlint.config.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
@@ -522,7 +522,7 @@ def main(argv: list[str] | None = None, known: Known | None = None) -> int:
         return done.exit_code
     except click.exceptions.Abort:  # click has closed the terminal's ^C with a blank line
         click.echo(_ABORTED, err=True)
-        return EXIT_ERROR
+        return EXIT_INTERRUPTED
     except click.ClickException as error:
         from portlint.report import printable  # a path it names may be a repository's
 
@@ -548,10 +548,10 @@ _ABORTED = "portlint: aborted"
 
 def interrupted() -> int:
     """A check interrupted before the CLI ran it (while its files were read ahead, portlint.entry.command)
-    says what `main` says of one click saw interrupted: a blank line, then one line; exit 2."""
+    says what `main` says of one click saw interrupted: a blank line, then one line; exit 130."""
     click.echo(err=True)
     click.echo(_ABORTED, err=True)
-    return EXIT_ERROR
+    return EXIT_INTERRUPTED
 
 
 def _one_line(error: click.ClickException) -> str:

@@ -42,6 +42,7 @@ from portlint.model.edits import Edit
 from portlint.model.files import FileState
 from portlint.model.problems import Problem
 from portlint.model.records import Struct, field, structs
+from portlint.speed.interrupts import held_interrupts
 from portlint.stages import write as writer
 from portlint.stages.fix import apply
 
@@ -151,7 +152,7 @@ def _write_baseline(config: Config, current: Session, entries: list[baselines.En
     try:
         before = target.read_bytes() if target.exists() else None
         if before is None:
-            with open(target, "xb") as handle:
+            with held_interrupts(), open(target, "xb") as handle:  # whole, or not there
                 handle.write(data)
         elif before != data:
             writer.write_atomic(target, data, expected=before)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from portlint import __version__
+from portlint.speed.interrupts import held_interrupts
 
 DIRECTORY = ".portlint_cache"
 ENVIRONMENT = "PORTLINT_CACHE_DIR"  # the folder, when the user names it in the environment
@@ -271,15 +272,16 @@ def write_atomic(path: Path, data: bytes) -> None:
     name holds this process's id and the time, and is created only if new (tempfile's import,
     with shutil and random, is ~4 ms of a check that uses nothing else of it)."""
     temporary = str(path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    with held_interrupts():  # ^C exits at once: never between the temporary's creation and its end
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
 
 
 def clean(root: Path, given: Path | None = None) -> bool:

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from portlint.speed.interrupts import held_interrupts
+
 _SUFFIX = ".portlint"
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
@@ -51,23 +53,24 @@ def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None
     _remove_leftovers(target)
     import tempfile  # here: a check that writes nothing never imports it (with shutil and random, ~4 ms)
 
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=_SUFFIX)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
-            with contextlib.suppress(PermissionError):  # only root may give a file away
-                os.chown(temporary, status.st_uid, status.st_gid)
-        if expected is not None and target.read_bytes() != expected:
-            raise OSError(errno.ESTALE, "changed on disk since it was read", str(path))
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    with held_interrupts():
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=_SUFFIX)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, mode)
+            if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                with contextlib.suppress(PermissionError):  # only root may give a file away
+                    os.chown(temporary, status.st_uid, status.st_gid)
+            if expected is not None and target.read_bytes() != expected:
+                raise OSError(errno.ESTALE, "changed on disk since it was read", str(path))
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
     _sync_directory(target.parent)
 
 

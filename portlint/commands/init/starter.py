@@ -19,6 +19,7 @@ from portlint.model.records import Struct, replace
 from portlint.model.scope import DEFAULT_TEST_PATHS
 from portlint.model.sites import Site
 from portlint.report import printable
+from portlint.speed.interrupts import held_interrupts
 from portlint.stages import write as writer
 from portlint.stages.layout.bind import bind
 from portlint.stages.layout.ownership import DIALLED, OURS, Ownership, ownership
@@ -59,7 +60,7 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     if target.exists():
         writer.write_atomic(target, data)
     else:
-        with open(target, "xb") as handle:
+        with held_interrupts(), open(target, "xb") as handle:  # whole, or not there
             handle.write(data)
     return target, starter
 
