@@ -533,13 +533,5 @@ def _read_text(path: str) -> str:
 
 
 def _distributions() -> str:
-    """Every installed distribution's name and version (their .dist-info folders): a dependency's
-    upgrade (ruamel.yaml, pathspec) may change what a check finds."""
-    found = []
-    for entry in sys.path:
-        if os.path.basename(entry) in ("site-packages", "dist-packages"):
-            try:
-                found += sorted(name for name in os.listdir(entry) if name.endswith((".dist-info", ".egg-info")))
-            except OSError:
-                continue
-    return " ".join(found)
+    """cache.distributions: a dependency's upgrade (ruamel.yaml, pathspec) may change what a check finds."""
+    return cache.distributions()

@@ -2,10 +2,12 @@
 
 The per-file stage (`portlint.stages.perfile.extract_file`) is a pure function of a file's path,
 kind and bytes, the config's name filter, and whether the file is one side of a
-frozen pair. A result is reused when all of these are the same and so is
-portlint itself: the salt of a cache file is portlint's version, a hash of its
-own source files (a development change invalidates everything) and the
-selector names of the config (the only part of the config extraction reads).
+frozen pair. A result is reused when all of these are the same and so are
+portlint and what it runs on: the salt of a cache file is portlint's version, a
+hash of its own source files (a development change invalidates everything), the
+interpreter's implementation and version and the installed distributions (what
+parses a file), and the selector names of the config (the only part of the config
+extraction reads).
 
 The folder is `.portlint_cache/` at the repository root, or the one the user names
 (`--cache-dir`, `PORTLINT_CACHE_DIR`: anywhere, as ruff's). The default folder must
@@ -27,6 +29,7 @@ import functools
 import hashlib
 import importlib.util
 import os
+import sys
 import time
 from collections.abc import Hashable, Iterable
 from pathlib import Path
@@ -49,15 +52,36 @@ def digest(data: bytes) -> str:
 
 
 def salt(selector_names: Iterable[str]) -> str:
-    """What every cached result depends on beyond the file itself."""
+    """What every cached result depends on beyond the file itself: portlint, the interpreter
+    that parses (what `ast` accepts changes with it: `type Port = int` is an error before 3.12),
+    the installed distributions (ruamel.yaml's composer, msgspec's records) and the config's names."""
     h = hashlib.blake2b(digest_size=16)
     h.update(f"{FORMAT}\0{__version__}\0{_source_hash()}\0".encode())
+    h.update(f"{sys.implementation.name}\0{sys.version}\0{distributions()}\0".encode("utf-8", "surrogateescape"))
     for name in sorted(set(selector_names)):
         h.update(name.encode() + b"\0")
     return h.hexdigest()
 
 
 _SOURCE_HASH: str | None = None
+_DISTRIBUTIONS: str | None = None
+
+
+def distributions() -> str:
+    """Every installed distribution's name and version (their .dist-info folders, one listing per
+    site-packages folder): an upgrade of a dependency (ruamel.yaml, msgspec, pathspec) may change
+    what a check finds. Listed once per process."""
+    global _DISTRIBUTIONS
+    if _DISTRIBUTIONS is None:
+        found = []
+        for entry in sys.path:
+            if os.path.basename(entry) in ("site-packages", "dist-packages"):
+                try:
+                    found += sorted(name for name in os.listdir(entry) if name.endswith((".dist-info", ".egg-info")))
+                except OSError:
+                    continue
+        _DISTRIBUTIONS = " ".join(found)
+    return _DISTRIBUTIONS
 
 
 def _source_hash() -> str:

@@ -1,0 +1,73 @@
+"""No stale answer: the caches are keyed by everything that can change the answer (the interpreter,
+the installed distributions, where a path argument leads), and a cache folder is used only where it
+is, never through a symlink.
+
+Each test reproduces a defect an adversarial campaign found (issue 39) in a fresh repository.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from portlint import engine
+from portlint.config.load import load_for
+from portlint.speed import cache
+from portlint.stages import perfile
+
+
+@pytest.fixture
+def extracted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the per-file stage computed (not taken from the cache), with the cache on and
+    every file done in this process (a worker's calls would not be counted here)."""
+    monkeypatch.delenv("PORTLINT_NO_CACHE", raising=False)
+    monkeypatch.setenv("PORTLINT_WORKERS", "1")
+    calls: list[str] = []
+    real = perfile.extract_file
+
+    def counting(path: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(perfile, "extract_file", counting)
+    return calls
+
+
+def _cached_check(root: Path) -> Any:
+    return engine.run(load_for(root, ()), engine.Options(cache=True))
+
+
+def test_the_per_file_cache_is_keyed_by_the_interpreter_and_the_installed_distributions(
+    tmp_path: Path, extracted: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 3.11 and a 3.12 install of one checkout replayed each other's parse (`type Port = int`
+    is a PL001 before 3.12 only): the cache's salt held neither the Python version nor any
+    dependency's."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "ports.py").write_text("type Port = int\nMASTER_PORT = 1500\n")
+    (repo / "ports.yaml").write_text("master_port: 1500\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    _cached_check(repo)
+    assert sorted(extracted) == ["ports.py", "ports.yaml"]
+    extracted.clear()
+    _cached_check(repo)
+    assert extracted == []  # a hit
+    site = tmp_path / "site-packages"  # a dependency upgraded: another version's .dist-info
+    (site / "ruamel.yaml-99.0.dist-info").mkdir(parents=True)
+    changes: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
+        "another build of Python": lambda m: m.setattr(sys, "version", sys.version + " (another build)"),
+        "another implementation": lambda m: m.setattr(sys.implementation, "name", "another"),
+        "another ruamel.yaml": lambda m: m.syspath_prepend(str(site)),
+    }
+    for what, change in changes.items():
+        with monkeypatch.context() as patched:
+            patched.setattr(cache, "_DISTRIBUTIONS", None, raising=False)  # listed again, if it is listed
+            change(patched)
+            _cached_check(repo)
+        assert sorted(extracted) == ["ports.py", "ports.yaml"], what
+        extracted.clear()
