@@ -3,10 +3,11 @@
 The warm path of `portlint check`: before click, the engine, the rules or any
 parser is imported, the command's inputs are gathered into one key:
 
-* the invocation: the arguments, the working directory, the environment variables
-  portlint or its output read (`_ENVIRONMENT`), whether stdout and stderr are
-  terminals and their encodings, the Python version and every installed
-  distribution's name and version;
+* the invocation: the arguments and where each path argument leads (symlinks
+  resolved: an ignored `current` link re-pointed is another check, though git lists
+  the same files), the working directory, the environment variables portlint or its
+  output read (`_ENVIRONMENT`), whether stdout and stderr are terminals and their
+  encodings, the Python version and every installed distribution's name and version;
 * portlint itself: its version and a fingerprint of its source files (cache.salt's: path, size, mtime);
 * where the run starts: for every folder from the start up to the git work tree,
   which config names and baselines are files there (with their bytes) and whether `.git` is;
@@ -173,7 +174,8 @@ class Warm:
 
     def _head(self) -> str:
         """The invocation, portlint and its dependencies, where the run starts (every config
-        candidate up to the work tree, with its bytes), `--config`, the kernel's range."""
+        candidate up to the work tree, with its bytes), `--config`, where each path argument
+        leads (symlinks resolved), the kernel's range."""
         h = hashlib.sha256(self.invocation.encode())
         h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
         h.update(_encoded(f"root {self.root}\0config {self.config}\0"))
@@ -182,6 +184,8 @@ class Warm:
                 h.update(_encoded(f"{_probe(directory / name)}\0"))
         for value in self.parsed.config_args:
             h.update(_encoded(f"config-arg {value} {_probe(Path(value)) if Path(value).is_file() else '-'}\0"))
+        for path in self.parsed.paths:  # what is checked is where a path leads: a symlink re-pointed is another check
+            h.update(_encoded(f"path {path} {os.path.realpath(path)}\0"))
         h.update(_read_text(_RANGE).encode() + b"\0")
         return h.hexdigest()
 

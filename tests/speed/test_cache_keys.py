@@ -6,6 +6,7 @@ Each test reproduces a defect an adversarial campaign found (issue 39) in a fres
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from installed import PORTLINT
 
 from portlint import engine
 from portlint.config.load import load_for
@@ -71,3 +73,25 @@ def test_the_per_file_cache_is_keyed_by_the_interpreter_and_the_installed_distri
             _cached_check(repo)
         assert sorted(extracted) == ["ports.py", "ports.yaml"], what
         extracted.clear()
+
+
+def test_a_warm_run_through_a_re_pointed_ignored_symlink_is_not_replayed(tmp_path: Path) -> None:
+    """`portlint current`, `current` an ignored symlink: re-pointed, the warm run replayed the
+    answer about the old target (git lists the same files, of the same bytes)."""
+    for release, port in (("v1", 1500), ("v2", 40000)):
+        (tmp_path / "releases" / release).mkdir(parents=True)
+        (tmp_path / "releases" / release / "ports.yaml").write_text(f"master_port: {port}\n")
+    (tmp_path / ".gitignore").write_text("current\n")
+    (tmp_path / "current").symlink_to("releases/v1")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+
+    def check() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PORTLINT, "current"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+
+    assert check().returncode == 0
+    assert check().returncode == 0  # replayed
+    (tmp_path / "current").unlink()
+    (tmp_path / "current").symlink_to("releases/v2")
+    again = check()
+    assert again.returncode == 1 and "releases/v2/ports.yaml:1:14: PL101" in again.stdout, again.stdout
