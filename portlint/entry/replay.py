@@ -359,7 +359,7 @@ def prepare(args: list[str]) -> Warm | None:
     root = locate.root_of(start, config)
     if root.resolve() != Path.cwd().resolve() or locate.git_root(start) is None:
         return None
-    folder = cache.folder(root)
+    folder = cache.folder(root)  # None: a default folder that is a symlink (the run says so, and goes on without it)
     if folder is None or (config is not None and _extends(config)):
         return None
     return Warm(args, parsed, root, config, start, discover.listing_started(root), folder)
@@ -415,7 +415,7 @@ def _teed(stream: Any, fd: int, chunks: list[list[Any]]) -> io.TextIOWrapper:
 def _load(path: Path) -> dict[str, Any] | None:
     """A stored entry as this version writes it, else None (absent, corrupt, foreign)."""
     try:
-        stored = path.read_bytes()
+        stored = cache.read_own(path)
     except OSError:
         return None  # none (a cold check imports json only while its pool works: start._LATER)
     import json

@@ -10,9 +10,10 @@ parses a file), and the selector names of the config (the only part of the confi
 extraction reads).
 
 The folder is `.portlint_cache/` at the repository root, or the one the user names
-(`--cache-dir`, `PORTLINT_CACHE_DIR`: anywhere, as ruff's). The default folder must
-stay inside the repository: a `.portlint_cache` symlink leading out of it (a repository
-could ship one) is not written through; the run goes on without the cache and says so.
+(`--cache-dir`, `PORTLINT_CACHE_DIR`: anywhere, as ruff's). The default folder is used only
+where it is: a `.portlint_cache` symlink (a repository could ship one, leading out of it or
+over its own files) is neither read nor written through; the run goes on without the cache
+and says so. A file of the cache that is itself a symlink is not read as the cache's.
 
 One index file per salt under `<folder>/<version>/`, written whole
 through a temporary and a rename, so a concurrent run sees the old index or the
@@ -113,16 +114,31 @@ def _source_hash() -> str:
 def folder(root: Path, given: Path | None = None) -> Path | None:
     """Where the caches of a run at `root` live: `given` (--cache-dir), else $PORTLINT_CACHE_DIR
     (relative to the working directory), else `.portlint_cache/` at the root. None when that
-    default leads outside the root (a symlink): nothing is read or written there."""
+    default is not where it says, symlinks resolved (`refused`): nothing is read or written there."""
     named = given if given is not None else os.environ.get(ENVIRONMENT)
     if named:
         return Path(os.path.abspath(named))
-    default = root / DIRECTORY
-    if os.path.islink(default):
-        real, top = os.path.realpath(default), os.path.realpath(root)
-        if os.path.commonpath([real, top]) != top:
-            return None
-    return default
+    return None if refused(root) else root / DIRECTORY
+
+
+def refused(root: Path) -> str:
+    """Why the default cache folder of `root` is not used this run ("" when it is): a symlink on
+    its way (a committed `.portlint_cache` link, or a link for its version's folder) would have the
+    cache read and written wherever it leads, outside the work tree or over the repository's own
+    files. The folder is used only where it is, symlinks resolved: `root/.portlint_cache/VERSION`
+    in the real root. A folder the user names may be anywhere."""
+    own = os.path.join(root, DIRECTORY, __version__)
+    if os.path.realpath(own) == os.path.join(os.path.realpath(root), DIRECTORY, __version__):
+        return ""
+    return f"{DIRECTORY}: a symlink, not a folder of this repository; the run went on without the cache"
+
+
+def read_own(path: Path) -> bytes:
+    """A file of the cache, never through a symlink (a file there that is one is not the cache's:
+    OSError, as for a file that is not there)."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(handle, "rb") as opened:
+        return opened.read()
 
 
 class Cache:
@@ -131,7 +147,7 @@ class Cache:
 
     def __init__(self, root: Path, salt: str, kind: Any, given: Path | None = None) -> None:
         where = folder(root, given)
-        self.outside = where is None  # a default folder leading out of the repository: not used
+        self.refused = refused(root) if where is None else ""  # a default folder not where it says: not used
         self.directory = root / DIRECTORY if where is None else where
         self.path = self.directory / __version__ / salt
         self.salt = salt
@@ -144,10 +160,10 @@ class Cache:
         self._load()
 
     def _load(self) -> None:
-        if self.outside:
+        if self.refused:
             return
         try:
-            stored = self.path.read_bytes()
+            stored = read_own(self.path)
         except OSError:
             return  # none yet (a first run)
         import msgspec
@@ -209,11 +225,11 @@ class Cache:
             return  # a value msgspec does not encode, or text that is not UTF-8: not cached
 
     def save(self) -> str:
-        """Write the index when it changed; a note when it cannot be written, else ""."""
+        """Write the index when it changed; a note when the folder is refused or cannot be written, else ""."""
+        if self.refused:
+            return self.refused
         if not self.changed and self._kept.keys() == self._stored.keys() and self._decisions.keys() == self._decided.keys():
             return ""
-        if self.outside:
-            return f"{DIRECTORY}: not written (it leads outside the repository); the run went on without the cache"
         try:
             prepare_directory(self.directory)
             self.path.parent.mkdir(parents=True, exist_ok=True)

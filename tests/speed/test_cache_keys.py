@@ -95,3 +95,26 @@ def test_a_warm_run_through_a_re_pointed_ignored_symlink_is_not_replayed(tmp_pat
     (tmp_path / "current").symlink_to("releases/v2")
     again = check()
     assert again.returncode == 1 and "releases/v2/ports.yaml:1:14: PL101" in again.stdout, again.stdout
+
+
+@pytest.mark.parametrize("where", ["outside", "inside"])
+def test_a_committed_cache_folder_symlink_is_neither_read_nor_written_through(where: str, tmp_path: Path) -> None:
+    """A committed `.portlint_cache` symlink made a plain check write its .gitignore, index and
+    run entries into the folder it points to (outside the work tree, or over the repository's own)."""
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "ports.yaml").write_text("master_port: 40000\n")
+    target = tmp_path / "elsewhere" if where == "outside" else repo / "src"
+    target.mkdir(exist_ok=True)
+    (repo / ".portlint_cache").symlink_to(target)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    before = sorted(p.name for p in target.iterdir())
+    env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
+    for _ in range(2):
+        done = subprocess.run([PORTLINT], cwd=repo, capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 1 and "src/ports.yaml:1:14: PL101" in done.stdout, done.stdout
+        assert done.stderr == (
+            "portlint: .portlint_cache: a symlink, not a folder of this repository; the run went on without the cache\n"
+        )
+        assert sorted(p.name for p in target.iterdir()) == before
