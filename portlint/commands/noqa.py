@@ -155,7 +155,7 @@ def _write_baseline(config: Config, current: Session, entries: list[baselines.En
             with held_interrupts(), open(target, "xb") as handle:  # whole, or not there
                 handle.write(data)
         elif before != data:
-            writer.write_atomic(target, data, expected=before)
+            writer.write_atomic(target, data, expected=before, root=config.root)
         outcome.baseline = baselines.NAME if before != data else ""
     except OSError as error:
         outcome.write_errors.append(f"{baselines.NAME}: not written: {error.strerror or error}")

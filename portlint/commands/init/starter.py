@@ -58,7 +58,7 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     starter = Starter(floor, proposals, frozen, undirected, zero.test_paths)
     data = render(starter).encode()
     if target.exists():
-        writer.write_atomic(target, data)
+        writer.write_atomic(target, data, root=zero.root)
     else:
         with held_interrupts(), open(target, "xb") as handle:  # whole, or not there
             handle.write(data)
