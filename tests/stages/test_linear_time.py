@@ -58,6 +58,10 @@ LONG_LINES: dict[str, Callable[[], object]] = {
         b"init_process_group --master-port" + b"=," * (LONG // 2)),
     "a program path that is no path": lambda: tool_defaults._program("a" * LONG + "~"),
     "a glob of many * against a long name": lambda: matcher(("*" + "a*" * 20 + "b",))("a" * 250),
+    "a Python boolean expression of port literals": lambda: extract_file(
+        "a.py", "python", b"master_port = " + b"1 and " * (LONG // 6) + b"1\n", NameFilter()),
+    "a Python keyword argument of port literals": lambda: extract_file(
+        "a.py", "python", b"serve(port=" + b"1 or " * (LONG // 5) + b"1)\n", NameFilter()),
 }
 
 

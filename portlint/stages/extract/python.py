@@ -249,8 +249,9 @@ class _SiteFinder(Visitor):
             return
         in_class = bool(self.class_depth) and self.class_depth[-1]
         qualified = f"{self.scopes[-1]}.{name}" if in_class else name
+        also = _other_branches(value)  # once: per literal, `1 and 1 and ...` was quadratic
         for literal in _branch_literals(value):
-            self._literal(literal, qualified, name, also=_other_branches(value))
+            self._literal(literal, qualified, name, also=also)
         if not isinstance(value, ast.Constant) and _ports_named(name):
             self._run(value, qualified, name)
 
@@ -352,8 +353,9 @@ class _SiteFinder(Visitor):
                     self._literal(literal, cli[0], cli[0], aliases=cli[1:])
             elif keyword.arg is not None:
                 self._feeds(keyword.value, keyword.arg)
+                also = _other_branches(keyword.value)
                 for literal in _branch_literals(keyword.value):
-                    self._literal(literal, keyword.arg, keyword.arg, also=_other_branches(keyword.value))
+                    self._literal(literal, keyword.arg, keyword.arg, also=also)
         self.generic_visit(node)
 
     def _feeds(self, value: ast.AST, name: str) -> None:
