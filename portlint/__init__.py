@@ -11,3 +11,6 @@ except ImportError:  # pragma: no cover - a source tree that was never built or 
 # took ~20% of a run, and every 100,000 keeps memory bounded. Set as the command starts
 # (start.run: importing portlint allocates ~100,000 objects) and for every check (engine.fewer_collections).
 GC_THRESHOLDS = (100_000, 50, 1000)
+
+# The exit status of a run ^C interrupted: the shell's for SIGINT (128 + 2). portlint.entry.command, portlint.cli.
+EXIT_INTERRUPTED = 130

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from portlint import __version__
+from portlint import EXIT_INTERRUPTED, __version__
 from portlint.config.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported lazily at run time: start-up cost
@@ -356,8 +356,10 @@ def _print_diff(changed: dict[str, tuple[bytes, bytes]], context: Context, out: 
     a note says where to apply them."""
     outside = any(context.display(path).startswith("../") for path in changed)
     if outside:
+        from portlint.report import printable
+
         click.echo(f"portlint: the diff changes files outside the working directory: "
-                   f"its paths are relative to {context.root}; apply it there", err=True)
+                   f"its paths are relative to {printable(str(context.root))}; apply it there", err=True)
     for path, (before, after) in sorted(changed.items()):
         shown = path if outside else context.display(path)
         import difflib
@@ -390,10 +392,10 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
     from portlint.commands.init.starter import init as write_starter
     from portlint.config.load import load_config
     from portlint.engine import Options, run
-    from portlint.report import text
+    from portlint.report import printable, text
 
     written, starter = write_starter(path or Path.cwd(), ephemeral_floor, force)
-    shown = os.path.relpath(written, Path.cwd())
+    shown = printable(os.path.relpath(written, Path.cwd()))
     bands, copies = len(starter.bands), len(starter.frozen)
     click.echo(f"Wrote {shown}: {bands} band{'s' if bands != 1 else ''}, "
                f"{copies} frozen cop{'ies' if copies != 1 else 'y'}, ephemeral floor {starter.floor}.")
@@ -409,11 +411,12 @@ def init(path: Path | None, force: bool, ephemeral_floor: str | None) -> int:
 def clean(path: Path | None, cache_dir: Path | None) -> int:
     """Remove the cache (.portlint_cache/ at the repository root, or --cache-dir)."""
     from portlint.config.load import load_for
+    from portlint.report import printable
     from portlint.speed import cache
 
     root = load_for(path or Path.cwd(), ()).root
     removed = cache.clean(root, cache_dir)
-    shown = os.path.relpath(cache.folder(root, cache_dir) or root / cache.DIRECTORY, Path.cwd())
+    shown = printable(os.path.relpath(cache.folder(root, cache_dir) or root / cache.DIRECTORY, Path.cwd()))
     click.echo(f"Removed {shown}" if removed else f"No cache at {shown}")
     return EXIT_CLEAN
 
@@ -486,7 +489,7 @@ def host(  # noqa: PLR0913
     from portlint.commands.host import check as host_check
     from portlint.commands.scan import scan
     from portlint.config import procfs
-    from portlint.report import Context
+    from portlint.report import Context, printable
     from portlint.rules import HOST_CATALOGUE
 
     _statistics_format(statistics, output_format)
@@ -494,10 +497,10 @@ def host(  # noqa: PLR0913
     try:
         kernel = procfs.read_kernel(proc_root)
     except procfs.HostError as error:
-        click.echo(f"portlint: error: {error}", err=True)
+        click.echo(f"portlint: error: {printable(str(error))}", err=True)
         return EXIT_ERROR
     for note in kernel.notes:
-        click.echo(f"portlint: {note}", err=True)
+        click.echo(f"portlint: {printable(note)}", err=True)
     found = scan(path or Path.cwd(), config_args, with_problems=False)
     problems = host_check.compare(found.layout, kernel)
     with _output(output_file) as out:
@@ -519,9 +522,11 @@ def main(argv: list[str] | None = None, known: Known | None = None) -> int:
         return done.exit_code
     except click.exceptions.Abort:  # click has closed the terminal's ^C with a blank line
         click.echo(_ABORTED, err=True)
-        return EXIT_ERROR
+        return EXIT_INTERRUPTED
     except click.ClickException as error:
-        click.echo(f"portlint: error: {_one_line(error)}", err=True)
+        from portlint.report import printable  # a path it names may be a repository's
+
+        click.echo(f"portlint: error: {printable(_one_line(error))}", err=True)
         return EXIT_ERROR
     except (ConfigError, TooManyFiles) as error:
         from portlint.report import printable  # a config's keys may carry anything
@@ -531,7 +536,9 @@ def main(argv: list[str] | None = None, known: Known | None = None) -> int:
     except Exception as error:  # the one place a bug may land: one line, exit 2, no traceback
         if os.environ.get("PORTLINT_TRACEBACK"):
             raise
-        click.echo(f"portlint: internal error: {type(error).__name__}: {error}", err=True)
+        from portlint.report import printable
+
+        click.echo(f"portlint: internal error: {type(error).__name__}: {printable(str(error))}", err=True)
         return EXIT_ERROR
     return code if isinstance(code, int) else EXIT_CLEAN
 
@@ -541,10 +548,10 @@ _ABORTED = "portlint: aborted"
 
 def interrupted() -> int:
     """A check interrupted before the CLI ran it (while its files were read ahead, portlint.entry.command)
-    says what `main` says of one click saw interrupted: a blank line, then one line; exit 2."""
+    says what `main` says of one click saw interrupted: a blank line, then one line; exit 130."""
     click.echo(err=True)
     click.echo(_ABORTED, err=True)
-    return EXIT_ERROR
+    return EXIT_INTERRUPTED
 
 
 def _one_line(error: click.ClickException) -> str:

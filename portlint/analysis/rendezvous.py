@@ -25,6 +25,7 @@ import re
 import shlex
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from portlint.analysis.tree import (
     FUNCTIONS,
@@ -61,14 +62,29 @@ _STARTS = tuple((literal, re.compile(pattern)) for literal, pattern in (
 # written next to what would carry it: an environment key with its value, a
 # tcp:// address, a launcher flag, or a port keyword (the literal's shapes: `_int`,
 # `_tcp_port`, `_FLAGS`, `_ENGINE_PORT_KEYWORDS`).
-_PORTS = tuple((literal, re.compile(pattern)) for literal, pattern in (
-    (b"MASTER_PORT", rb"MASTER_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d"),
-    (b"VLLM_PORT", rb"VLLM_PORT[\"']?\]?\s*[=:,]\s*(?:str\(|int\()?[\"']?\d"),
-    (b"tcp://", rb"tcp://[^\"'\s]*:\d"),
-    (b"--master", rb"--master[-_]port[=\s\"',]*(?:[^\"'\s]*:)?\d"),
-    (b"--rdzv", rb"--rdzv[-_]endpoint[=\s\"',]*(?:[^\"'\s]*:)?\d"),
-    (b"port", rb"port\s*=\s*(?:str\(|int\()?[\"']?\d"),
-))
+_S = rb" \t\n\r\f\v"  # what `re`'s \s is in a bytes pattern (RE2's lacks \v)
+_PORTS = (
+    (b"MASTER_PORT", rb"MASTER_PORT[\"']?\]?[%s]*[=:,][%s]*(?:str\(|int\()?[\"']?\d" % (_S, _S)),
+    (b"VLLM_PORT", rb"VLLM_PORT[\"']?\]?[%s]*[=:,][%s]*(?:str\(|int\()?[\"']?\d" % (_S, _S)),
+    (b"tcp://", rb"tcp://[^\"'%s]*:\d" % _S),
+    (b"--master", rb"--master[-_]port[=%s\"',]*(?:[^\"'%s]*:)?\d" % (_S, _S)),
+    (b"--rdzv", rb"--rdzv[-_]endpoint[=%s\"',]*(?:[^\"'%s]*:)?\d" % (_S, _S)),
+    (b"port", rb"port[%s]*=[%s]*(?:str\(|int\()?[\"']?\d" % (_S, _S)),
+)
+
+
+@functools.cache
+def _port_patterns() -> tuple[tuple[bytes, Any], ...]:
+    """`_PORTS` compiled by RE2, whose search is linear: with `re`, a host part (`[^"'\\s]*:`)
+    was scanned again from every `tcp://` or `--master-port` of one long word, and from every
+    split of the separators before it (quadratic in the word's length)."""
+    import re2
+
+    from portlint.speed.needles import re2_options
+
+    return tuple((literal, re2.compile(pattern, re2_options())) for literal, pattern in _PORTS)
+
+
 _ENV_PORTS = ("MASTER_PORT", "VLLM_PORT")
 _ENGINE_PORT_KEYWORDS = ("port", "nccl_port", "master_port", "dist_init_port")
 _WAITS = frozenset(("wait", "communicate", "kill", "terminate", "join", "shutdown", "close"))
@@ -103,7 +119,7 @@ def worth_reading(data: bytes) -> bool:
     if servers.mentioned(data) and _LAUNCH.search(data) is not None:
         return True
     return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \
-        any(holds(data, literal) and pattern.search(data) for literal, pattern in _PORTS)
+        any(holds(data, literal) and pattern.search(data) for literal, pattern in _port_patterns())
 
 
 def starts(data: bytes, tree: ast.Module, externals: dict[str, Launcher] | None = None,

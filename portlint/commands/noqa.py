@@ -42,10 +42,11 @@ from portlint.model.edits import Edit
 from portlint.model.files import FileState
 from portlint.model.problems import Problem
 from portlint.model.records import Struct, field, structs
+from portlint.speed.interrupts import held_interrupts
 from portlint.stages import write as writer
 from portlint.stages.fix import apply
 
-_CODES = re.compile(rb"(ignore)\[([^\]]*)\]")
+_CODES = re.compile(rb"(ignore)\[([^\]\[]*)\]")  # no `[` inside: a match is never tried past the next one
 # Directives of other tools that a comment after them, on their line, breaks: yamllint reads a
 # `disable-line`/`disable` comment only when it is the line's whole comment; black and isort read
 # `fmt: skip`/`isort: skip` only as the line's last comment.
@@ -151,10 +152,10 @@ def _write_baseline(config: Config, current: Session, entries: list[baselines.En
     try:
         before = target.read_bytes() if target.exists() else None
         if before is None:
-            with open(target, "xb") as handle:
+            with held_interrupts(), open(target, "xb") as handle:  # whole, or not there
                 handle.write(data)
         elif before != data:
-            writer.write_atomic(target, data, expected=before)
+            writer.write_atomic(target, data, expected=before, root=config.root)
         outcome.baseline = baselines.NAME if before != data else ""
     except OSError as error:
         outcome.write_errors.append(f"{baselines.NAME}: not written: {error.strerror or error}")

@@ -18,6 +18,7 @@ from portlint.config.locate import split_config_args
 from portlint.config.overrides import merged, parse_override, touches
 from portlint.config.schema import load_schema
 from portlint.model.scope import DEFAULT_TEST_PATHS
+from portlint.report import printable
 from portlint.stages import discover
 
 DEFAULTS: dict[str, Any] = {
@@ -67,7 +68,7 @@ def render(config: Config, config_args: tuple[str, ...], floor_flag: str | None 
             lines.append(f"# {key}: not set  # default")
         else:
             lines.append(f"{key} = {_toml(value)}  # {note}")
-    return "".join(line + "\n" for line in lines)
+    return "".join(printable(line) + "\n" for line in lines)  # a config's keys and values may carry anything
 
 
 def files(config: Config, reported: tuple[str, ...]) -> str:
@@ -77,8 +78,8 @@ def files(config: Config, reported: tuple[str, ...]) -> str:
         c for c in discover.candidates(config.root, config.include, config.exclude)
         if c.path not in own and (not reported or any(c.path == p or c.path.startswith(p.rstrip("/") + "/") for p in reported))
     ]
-    return "".join(
-        f"{c.kind:<8} {Path(os.path.relpath(config.root / c.path)).as_posix()}\n" for c in chosen
+    return "".join(  # a file's name may carry anything: escaped as the text report escapes it
+        f"{c.kind:<8} {printable(Path(os.path.relpath(config.root / c.path)).as_posix())}\n" for c in chosen
     )
 
 

@@ -18,7 +18,9 @@ from types import ModuleType
 CONFIG_NAMES = (".portlint.yaml", ".portlint.yml", "portlint.toml", "pyproject.toml")
 BASELINE_NAME = ".portlint-baseline"  # problems set aside by `--add-noqa` (portlint/config/baseline.py), at the root
 
-_TOOL_PORTLINT_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*portlint\s*[\].]", re.MULTILINE)
+# A TOML table header spans one line: blanks are spaces and tabs (`\s*` ran on over every blank
+# line after each line's start, a scan quadratic in the blank lines).
+_TOOL_PORTLINT_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*portlint[ \t]*[\].]", re.MULTILINE)
 
 
 class ConfigError(Exception):
@@ -96,7 +98,7 @@ def declares_portlint(pyproject: Path) -> bool:
     toml = tomllib()
     try:
         data = toml.loads(text)
-    except toml.TOMLDecodeError:
+    except (toml.TOMLDecodeError, RecursionError):  # RecursionError: arrays nested past tomllib's recursion
         # Claim a broken pyproject only if it seems to configure portlint, so
         # that loading it reports the syntax error instead of ignoring it.
         return _TOOL_PORTLINT_HEADER.search(text) is not None

@@ -64,17 +64,26 @@ def _read_yaml(text: str) -> Document:
         raise Invalid((), "expected YAML nested less deeply") from None
 
 
+# Values a config holds once its aliases are expanded: far more than any layout needs, far fewer
+# than a "billion laughs" (aliases of lists of aliases) expands to in what reads it next (the
+# schema's validation walks, and its messages print, every expanded value).
+MAX_VALUES = 100_000
+
+
 def _plain(value: Any) -> Any:
     """ruamel's round-trip types (ScalarInt, CommentedMap, ...) as plain Python values.
 
     An alias becomes the very object its anchor became, so a "billion laughs"
-    config stays as small as its text; an alias inside its own anchor is refused.
+    config stays as small as its text here; an alias inside its own anchor is
+    refused, and so is a config of more than MAX_VALUES values once its aliases
+    are expanded (counted here, each anchor once, before anything expands them).
     """
     from ruamel.yaml.scalarbool import (
         ScalarBoolean,  # an anchored boolean: an int subclass
     )
 
     done: dict[int, Any] = {}
+    sizes: dict[int, int] = {}  # values under a mapping or list, itself included, aliases expanded
     open_: set[int] = set()
 
     def plain(item: Any, keys: tuple[str | int, ...]) -> Any:
@@ -90,6 +99,10 @@ def _plain(value: Any) -> Any:
                 else:
                     done[id(item)] = [plain(v, (*keys, i)) for i, v in enumerate(item)]
                 open_.discard(id(item))
+                children = item.values() if isinstance(item, dict) else item
+                sizes[id(item)] = 1 + sum(sizes.get(id(child), 1) for child in children)
+                if sizes[id(item)] > MAX_VALUES:
+                    raise Invalid(keys, f"expected at most {MAX_VALUES} values once aliases are expanded")
             return done[id(item)]
         for kind in (bool, int, float, str):  # bool first: it is an int
             if isinstance(item, kind):
@@ -105,6 +118,8 @@ def _read_toml(text: str, pyproject: bool) -> Document:
         data: Any = toml.loads(text)
     except toml.TOMLDecodeError as error:
         raise Invalid((), "expected valid TOML: " + TOML_POSITION.sub(r" (line \1)", str(error))) from None
+    except RecursionError:  # arrays or inline tables nested past tomllib's recursion
+        raise Invalid((), "expected TOML nested less deeply") from None
     prefix: tuple[str, ...] = ()
     if pyproject:
         prefix = ("tool", "portlint")

@@ -4,12 +4,44 @@ stages before the rules before click is imported (engine.prepare), and hands wha
 (the listing, those results, the recorder) to the CLI, which runs the rest."""
 from __future__ import annotations
 
-import gc
+import _signal  # the C module under `signal`, loaded with the interpreter: the handler imports nothing
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
 
-from portlint import GC_THRESHOLDS
+from portlint import EXIT_INTERRUPTED  # the package, loaded already
+
+
+def _on_interrupt(signum: int, frame: object) -> NoReturn:
+    """^C: one line on stderr, written by the descriptor, and out at once (exit 130, the shell's
+    status for SIGINT). Raising KeyboardInterrupt instead could not be quiet at any moment: one
+    lands in an import, or in a callback that prints it as "ignored" and goes on. Nothing is left
+    half-written: a file is written with ^C held back until it is whole and in place
+    (speed.interrupts.held_interrupts), and the pool's workers die with this process (speed.pool._dies_with)."""
+    try:
+        if os.getpid() == _COMMAND[0]:  # not a worker forked before it set its own (speed.pool._dies_with)
+            os.write(2, b"\nportlint: aborted\n")
+    finally:
+        os._exit(EXIT_INTERRUPTED)
+
+
+_COMMAND = [0]  # the command's own process
+
+
+def _quiet_interrupts() -> None:
+    _COMMAND[0] = os.getpid()
+    _signal.signal(_signal.SIGINT, _on_interrupt)
+
+
+# The command (its script, or `python -m portlint`) from its first statement on, before anything
+# else is imported: an import is where an early ^C lands. A module imported only to be used
+# (tests, a library) installs nothing; `run` installs it too.
+if sys.argv and (os.path.basename(sys.argv[0]) == "portlint" or sys.argv[0].endswith(os.path.join("portlint", "__main__.py"))):
+    _quiet_interrupts()
+
+import gc  # noqa: E402
+from typing import TYPE_CHECKING, NoReturn  # noqa: E402
+
+from portlint import GC_THRESHOLDS  # noqa: E402 - after the handler, as gc and typing are
 
 if TYPE_CHECKING:
     from portlint.engine import Known, Prepared
@@ -76,6 +108,7 @@ def run() -> NoReturn:
     as the interpreter's own would. Collections are rare from the start (GC_THRESHOLDS): every
     700 allocations, importing portlint collected 28 times, ~7 ms of every run (a replayed one's
     too) before a cold check's pool forks."""
+    _quiet_interrupts()
     gc.set_threshold(*GC_THRESHOLDS)
     code = main()
     for stream in (sys.stdout, sys.stderr):

@@ -3,10 +3,11 @@
 The warm path of `portlint check`: before click, the engine, the rules or any
 parser is imported, the command's inputs are gathered into one key:
 
-* the invocation: the arguments, the working directory, the environment variables
-  portlint or its output read (`_ENVIRONMENT`), whether stdout and stderr are
-  terminals and their encodings, the Python version and every installed
-  distribution's name and version;
+* the invocation: the arguments and where each path argument leads (symlinks
+  resolved: an ignored `current` link re-pointed is another check, though git lists
+  the same files), the working directory, the environment variables portlint or its
+  output read (`_ENVIRONMENT`), whether stdout and stderr are terminals and their
+  encodings, the Python version and every installed distribution's name and version;
 * portlint itself: its version and a fingerprint of its source files (cache.salt's: path, size, mtime);
 * where the run starts: for every folder from the start up to the git work tree,
   which config names and baselines are files there (with their bytes) and whether `.git` is;
@@ -173,7 +174,8 @@ class Warm:
 
     def _head(self) -> str:
         """The invocation, portlint and its dependencies, where the run starts (every config
-        candidate up to the work tree, with its bytes), `--config`, the kernel's range."""
+        candidate up to the work tree, with its bytes), `--config`, where each path argument
+        leads (symlinks resolved), the kernel's range."""
         h = hashlib.sha256(self.invocation.encode())
         h.update(f"\0{cache.salt(())}\0{_distributions()}\0".encode())
         h.update(_encoded(f"root {self.root}\0config {self.config}\0"))
@@ -182,6 +184,8 @@ class Warm:
                 h.update(_encoded(f"{_probe(directory / name)}\0"))
         for value in self.parsed.config_args:
             h.update(_encoded(f"config-arg {value} {_probe(Path(value)) if Path(value).is_file() else '-'}\0"))
+        for path in self.parsed.paths:  # what is checked is where a path leads: a symlink re-pointed is another check
+            h.update(_encoded(f"path {path} {os.path.realpath(path)}\0"))
         h.update(_read_text(_RANGE).encode() + b"\0")
         return h.hexdigest()
 
@@ -355,7 +359,7 @@ def prepare(args: list[str]) -> Warm | None:
     root = locate.root_of(start, config)
     if root.resolve() != Path.cwd().resolve() or locate.git_root(start) is None:
         return None
-    folder = cache.folder(root)
+    folder = cache.folder(root)  # None: a default folder that is a symlink (the run says so, and goes on without it)
     if folder is None or (config is not None and _extends(config)):
         return None
     return Warm(args, parsed, root, config, start, discover.listing_started(root), folder)
@@ -411,7 +415,7 @@ def _teed(stream: Any, fd: int, chunks: list[list[Any]]) -> io.TextIOWrapper:
 def _load(path: Path) -> dict[str, Any] | None:
     """A stored entry as this version writes it, else None (absent, corrupt, foreign)."""
     try:
-        stored = path.read_bytes()
+        stored = cache.read_own(path)
     except OSError:
         return None  # none (a cold check imports json only while its pool works: start._LATER)
     import json
@@ -533,13 +537,5 @@ def _read_text(path: str) -> str:
 
 
 def _distributions() -> str:
-    """Every installed distribution's name and version (their .dist-info folders): a dependency's
-    upgrade (ruamel.yaml, pathspec) may change what a check finds."""
-    found = []
-    for entry in sys.path:
-        if os.path.basename(entry) in ("site-packages", "dist-packages"):
-            try:
-                found += sorted(name for name in os.listdir(entry) if name.endswith((".dist-info", ".egg-info")))
-            except OSError:
-                continue
-    return " ".join(found)
+    """cache.distributions: a dependency's upgrade (ruamel.yaml, pathspec) may change what a check finds."""
+    return cache.distributions()

@@ -59,6 +59,19 @@ class Site(Struct, frozen=True):
 
 
 
+def literal_written(site: Site, data: bytes) -> bool:
+    """The bytes hold the site's literal at its span: the digits of its value (`8_000`, `08080`
+    as written), or, for a derived site (`$((X + 1))`, never rewritten), some text there. What a
+    fix rewrites is a literal the bytes hold, whatever handed the site over (a cache may be stale,
+    damaged or shipped by the repository)."""
+    if not 0 <= site.start < site.end <= len(data):
+        return False
+    if site.derived:
+        return True
+    digits = data[site.start:site.end].replace(b"_", b"")
+    return digits.isdigit() and int(digits) == site.value
+
+
 class Failure(Struct, frozen=True):
     """A file that could not be read or parsed (PL001)."""
 

@@ -14,10 +14,14 @@ from pathlib import Path
 from portlint.model.problems import Problem, Rule
 
 # C0 controls (newline and tab too: a problem is one line), DEL, C1 controls (U+009B alone
-# is a CSI), and the bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574).
-# A word of a message that may be a path: what a repository path is made of, no spaces.
-_PATH_WORD = re.compile(r"[\w.+@~/-]*[./][\w.+@~/-]*")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# is a CSI), the line and paragraph separators (a line break to YAML and to some viewers), the
+# bidirectional overrides and isolates of "Trojan Source" (CVE-2021-42574), and the bytes of a
+# name that is not UTF-8 (held as lone surrogates, os.fsdecode's: written out, 0x9b is a CSI).
+# A word of a message that may be a path: what a repository path is made of, no spaces (one with
+# a `.` or a `/` is looked up: `_shown_path`). The whole word is the match: a pattern requiring
+# the `.` or `/` was tried again from every character of a word without one (quadratic).
+_PATH_WORD = re.compile(r"[\w.+@~/-]+")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff]")
 
 
 def printable(text: str) -> str:
@@ -29,6 +33,8 @@ def printable(text: str) -> str:
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:
+        code -= 0xDC00  # the byte it stands for
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -71,6 +77,8 @@ class Context:
 
     def _shown_path(self, match: re.Match[str]) -> str:
         word = match.group()
+        if "." not in word and "/" not in word:
+            return word
         if word not in self._paths:
             self._paths[word] = self.display(word) if self._names_a_file(word) else word
         return self._paths[word]
@@ -79,9 +87,12 @@ class Context:
         if word.startswith("/") or word.startswith("../") or "/./" in word:
             return False
         full = self.root / word
-        if full.is_file():
-            return True
-        return "/" in word and bool(Path(word).suffix) and not full.exists() and full.parent.is_dir()
+        try:
+            if full.is_file():
+                return True
+            return "/" in word and bool(Path(word).suffix) and not full.exists() and full.parent.is_dir()
+        except OSError:  # a word no file can be named (too long): a word
+            return False
 
     def applicable(self, problem: Problem) -> bool:
         return problem.applicable(self.unsafe_fixes)

@@ -32,7 +32,11 @@ Fix: none; decide which service moves (then PL301 fixes bound sites).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from itertools import combinations
+from typing import NamedTuple
 
 from portlint.model.layout import Layout
 from portlint.model.ports import MAX_PORT
@@ -40,7 +44,17 @@ from portlint.model.problems import Problem
 from portlint.model.records import Struct, field
 from portlint.model.sites import Site
 from portlint.stages.layout.ownership import OURS, TEST, ownership
-from portlint.stages.layout.services import POD, UnionFind, identity, kubernetes, same_service
+from portlint.stages.layout.services import (
+    NODE,
+    POD,
+    UnionFind,
+    context_words,
+    identity,
+    kubernetes,
+    leaf_name,
+    service_words,
+    words,
+)
 
 CODE = "PL202"
 NAME = "site-overlap"
@@ -125,18 +139,12 @@ def _overlapping(written: list[_Written]) -> Iterator[list[_Written]]:
 
 def _services(layout: Layout, group: list[_Written]) -> list[list[_Written]]:
     """The services of the group that collide: members joined into services (each service's
-    members, and the services, in file order), keeping the services of every colliding pair."""
-    classes = UnionFind(len(group))
-    for i, a in enumerate(group):
-        for j in range(i + 1, len(group)):
-            if _one_service(layout, a, group[j]):
-                classes.union(i, j)
-    colliding = {
-        root
-        for i, a in enumerate(group) for j in range(i + 1, len(group))
-        if classes.find(i) != classes.find(j) and _collide(layout, a, group[j])
-        for root in (classes.find(i), classes.find(j))
-    }
+    members, and the services, in file order), keeping the services of every colliding pair.
+
+    Both are found by what members share (an identity, a band, a name, words, a port), never by
+    comparing every pair: a port written under thousands of names took minutes."""
+    classes = _joined(layout, group)
+    colliding = _colliding(layout, group, classes)
     by_root: dict[int, list[_Written]] = {}
     for index, member in enumerate(group):
         if classes.find(index) in colliding:
@@ -145,27 +153,187 @@ def _services(layout: Layout, group: list[_Written]) -> list[list[_Written]]:
     return sorted(services, key=lambda members: _position(members[0].site))
 
 
-def _one_service(layout: Layout, a: _Written, b: _Written) -> bool:
-    if a.identity == b.identity:
-        return True
-    if _declared(layout, a) and _declared(layout, b):
-        return layout.related(a.site.band, b.site.band)
-    return any(same_service(x, y) for x in a.sites for y in b.sites)
+# -- one service: what joins two members ---------------------------------------------------
+# Two members are one service when they have one identity; when both are bound to declared
+# bands, when those bands are related (and only then); otherwise when a site of each is
+# `same_service`: for two node-level Kubernetes ports, one manifest entry or words of their
+# keys one a subset of the other; for any other pair, a name's leaf, or the words of a name
+# one a subset of the other's. Each of those is a key the members share (a word set and each
+# of its subsets present), and the members holding a key are joined where a pair of them may
+# be: never two declared ones, and never two node-level ports by a name.
+_MAX_WORDS = 8  # a word set of more (no name written by hand) is joined to the same words only
 
 
-def _collide(layout: Layout, a: _Written, b: _Written) -> bool:
-    """Two services' writings that overlap and say they meet: a range claims its whole block; a
-    single port meets another in one file (one launcher, one config) or where a person declared
-    the band of one of them. Two defaults that happen to agree in different files (or Python classes) are not that:
-    the commonest such pair is one value restated under another name, the rest run on different
-    hosts or never together."""
-    if not (a.low <= b.high and b.low <= a.high):
-        return False
-    if a.low != a.high or b.low != b.high:
-        return True
-    if _declared(layout, a) or _declared(layout, b):
-        return True  # a person said what that band's sites are: another name on its port is not it
-    return bool({_together(s) for s in a.sites} & {_together(s) for s in b.sites})
+class _Kind(NamedTuple):
+    declared: bool
+    node: bool
+
+
+def _by_names(a: _Kind, b: _Kind) -> bool:
+    """Two sites of these kinds may be one service by a name or words (`same_service`'s names)."""
+    return not (a.declared and b.declared) and not (a.node and b.node)
+
+
+def _by_manifest(a: _Kind, b: _Kind) -> bool:
+    """Two node-level ports of these kinds may be one service by their manifest entry or key words."""
+    return not (a.declared and b.declared)
+
+
+Holders = dict[_Kind, list[int]]  # the members holding one key, by the kind of their site
+
+
+class _Joiner:
+    """Joins the members holding keys, each kind of each key's holders joined at most once."""
+
+    def __init__(self, classes: UnionFind) -> None:
+        self.classes = classes
+        self.joined: dict[tuple[int, _Kind], int] = {}
+
+    def pair(self, a: Holders, b: Holders, may: Callable[[_Kind, _Kind], bool]) -> None:
+        """Join the holders of key `a` with those of key `b` (`a` itself: among them) where `may`."""
+        for kind_a, members_a in a.items():
+            for kind_b, members_b in b.items():
+                if may(kind_a, kind_b):
+                    self.classes.union(self._one(members_a, kind_a), self._one(members_b, kind_b))
+
+    def _one(self, members: list[int], kind: _Kind) -> int:
+        """A member of these holders, all of them joined (they share a partner who may join each)."""
+        key = (id(members), kind)
+        if key not in self.joined:
+            for other in members[1:]:
+                self.classes.union(members[0], other)
+            self.joined[key] = members[0]
+        return self.joined[key]
+
+
+def _joined(layout: Layout, group: list[_Written]) -> UnionFind:
+    classes = UnionFind(len(group))
+    declared = [_declared(layout, w) for w in group]
+    by_identity: dict[str, list[int]] = defaultdict(list)
+    by_band: dict[str, list[int]] = defaultdict(list)
+    names: dict[tuple[str, object], Holders] = defaultdict(lambda: defaultdict(list))
+    manifests: dict[tuple[str, object], Holders] = defaultdict(lambda: defaultdict(list))
+    for index, member in enumerate(group):
+        by_identity[member.identity].append(index)
+        if declared[index]:
+            by_band[member.site.band].append(index)
+        for site in member.sites:
+            node = kubernetes(site) == NODE
+            kind = _Kind(declared[index], node)
+            for name in site.names:
+                leaf = leaf_name(name)
+                if words(leaf):
+                    _hold(names[("leaf", leaf)], kind, index)
+                found = service_words(site, name)
+                if found:
+                    _hold(names[("words", found)], kind, index)
+            if node:
+                _hold(manifests[("entry", (site.path, site.scope))], kind, index)
+                found = context_words(site)
+                if found:
+                    _hold(manifests[("words", found)], kind, index)
+    for members in by_identity.values():
+        for other in members[1:]:
+            classes.union(members[0], other)
+    bands = list(by_band)
+    for i, band_a in enumerate(bands):
+        for band_b in bands[i:]:
+            if layout.related(band_a, band_b):
+                for other in (*by_band[band_a], *by_band[band_b]):
+                    classes.union(by_band[band_a][0], other)
+    joiner = _Joiner(classes)
+    for keys, may in ((names, _by_names), (manifests, _by_manifest)):
+        for key, holders in keys.items():
+            joiner.pair(holders, holders, may)
+            if key[0] == "words":
+                for subset in _subsets(key[1]):  # type: ignore[arg-type]
+                    if ("words", subset) in keys:
+                        joiner.pair(holders, keys[("words", subset)], may)
+    return classes
+
+
+def _hold(holders: Holders, kind: _Kind, index: int) -> None:
+    if not holders[kind] or holders[kind][-1] != index:
+        holders[kind].append(index)
+
+
+def _subsets(found: frozenset[str]) -> Iterator[frozenset[str]]:
+    """Every non-empty proper subset of a word set (none of one over _MAX_WORDS words)."""
+    if len(found) > _MAX_WORDS:
+        return
+    ordered = sorted(found)
+    for size in range(1, len(ordered)):
+        for chosen in combinations(ordered, size):
+            yield frozenset(chosen)
+
+
+# -- colliding services --------------------------------------------------------------------
+def _colliding(layout: Layout, group: list[_Written], classes: UnionFind) -> set[int]:
+    """The services (their classes' roots) of the group with a member that collides with a member
+    of another service: writings that overlap and say they meet. A range claims its whole block;
+    a single port meets another in one file (one launcher, one config) or where a person declared
+    the band of one of them. Two defaults that happen to agree in different files (or Python
+    classes) are not that: the commonest such pair is one value restated under another name, the
+    rest run on different hosts or never together."""
+    roots = [classes.find(index) for index in range(len(group))]
+    colliding = _meeting_ranges(group, roots)
+    singles: dict[int, list[int]] = defaultdict(list)
+    for index, member in enumerate(group):
+        if member.low == member.high:
+            singles[member.low].append(index)
+    for members in singles.values():
+        if len({roots[i] for i in members}) < 2:
+            continue
+        if any(_declared(layout, group[i]) for i in members):
+            colliding.update(roots[i] for i in members)  # it meets every other service's port
+            continue
+        together: dict[tuple[str, str], set[int]] = defaultdict(set)
+        for index in members:
+            for site in group[index].sites:
+                together[_together(site)].add(roots[index])
+        for services in together.values():
+            if len(services) > 1:
+                colliding.update(services)
+    return colliding
+
+
+def _meeting_ranges(group: list[_Written], roots: list[int]) -> set[int]:
+    """The roots of members that overlap a range of another service, and of ranges that overlap
+    a member of another service: counted by bisection over the bounds (all, and each service's)."""
+    ranges = [i for i, member in enumerate(group) if member.low != member.high]
+    if not ranges:
+        return set()
+    every = _Bounds(range(len(group)), group)
+    spanning = _Bounds(ranges, group)
+    own: dict[int, list[int]] = defaultdict(list)
+    for index in range(len(group)):
+        own[roots[index]].append(index)
+    spans = set(ranges)
+    own_bounds = {root: _Bounds(members, group) for root, members in own.items()}
+    own_ranges = {root: _Bounds([i for i in members if i in spans], group) for root, members in own.items()}
+    found = set()
+    for index, member in enumerate(group):
+        root = roots[index]
+        if spanning.overlapping(member) > own_ranges[root].overlapping(member):
+            found.add(root)  # a range of another service overlaps it
+        elif member.low != member.high and every.overlapping(member) > own_bounds[root].overlapping(member):
+            found.add(root)  # a range that overlaps a member of another service
+    return found
+
+
+class _Bounds:
+    """The bounds of some members, sorted: how many of them overlap a range, by bisection."""
+
+    def __init__(self, indices: Iterable[int], group: list[_Written]) -> None:
+        members = [group[i] for i in indices]
+        self.lows = sorted(w.low for w in members)
+        self.highs = sorted(w.high for w in members)
+
+    def overlapping(self, member: _Written) -> int:
+        """Those with low <= member.high and high >= member.low: all but those wholly on one side."""
+        below = bisect_left(self.highs, member.low)
+        above = len(self.lows) - bisect_right(self.lows, member.high)
+        return len(self.lows) - below - above
 
 
 def _together(site: Site) -> tuple[str, str]:

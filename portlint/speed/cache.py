@@ -2,15 +2,18 @@
 
 The per-file stage (`portlint.stages.perfile.extract_file`) is a pure function of a file's path,
 kind and bytes, the config's name filter, and whether the file is one side of a
-frozen pair. A result is reused when all of these are the same and so is
-portlint itself: the salt of a cache file is portlint's version, a hash of its
-own source files (a development change invalidates everything) and the
-selector names of the config (the only part of the config extraction reads).
+frozen pair. A result is reused when all of these are the same and so are
+portlint and what it runs on: the salt of a cache file is portlint's version, a
+hash of its own source files (a development change invalidates everything), the
+interpreter's implementation and version and the installed distributions (what
+parses a file), and the selector names of the config (the only part of the config
+extraction reads).
 
 The folder is `.portlint_cache/` at the repository root, or the one the user names
-(`--cache-dir`, `PORTLINT_CACHE_DIR`: anywhere, as ruff's). The default folder must
-stay inside the repository: a `.portlint_cache` symlink leading out of it (a repository
-could ship one) is not written through; the run goes on without the cache and says so.
+(`--cache-dir`, `PORTLINT_CACHE_DIR`: anywhere, as ruff's). The default folder is used only
+where it is: a `.portlint_cache` symlink (a repository could ship one, leading out of it or
+over its own files) is neither read nor written through; the run goes on without the cache
+and says so. A file of the cache that is itself a symlink is not read as the cache's.
 
 One index file per salt under `<folder>/<version>/`, written whole
 through a temporary and a rename, so a concurrent run sees the old index or the
@@ -27,12 +30,14 @@ import functools
 import hashlib
 import importlib.util
 import os
+import sys
 import time
 from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
 from portlint import __version__
+from portlint.speed.interrupts import held_interrupts
 
 DIRECTORY = ".portlint_cache"
 ENVIRONMENT = "PORTLINT_CACHE_DIR"  # the folder, when the user names it in the environment
@@ -48,15 +53,36 @@ def digest(data: bytes) -> str:
 
 
 def salt(selector_names: Iterable[str]) -> str:
-    """What every cached result depends on beyond the file itself."""
+    """What every cached result depends on beyond the file itself: portlint, the interpreter
+    that parses (what `ast` accepts changes with it: `type Port = int` is an error before 3.12),
+    the installed distributions (ruamel.yaml's composer, msgspec's records) and the config's names."""
     h = hashlib.blake2b(digest_size=16)
     h.update(f"{FORMAT}\0{__version__}\0{_source_hash()}\0".encode())
+    h.update(f"{sys.implementation.name}\0{sys.version}\0{distributions()}\0".encode("utf-8", "surrogateescape"))
     for name in sorted(set(selector_names)):
         h.update(name.encode() + b"\0")
     return h.hexdigest()
 
 
 _SOURCE_HASH: str | None = None
+_DISTRIBUTIONS: str | None = None
+
+
+def distributions() -> str:
+    """Every installed distribution's name and version (their .dist-info folders, one listing per
+    site-packages folder): an upgrade of a dependency (ruamel.yaml, msgspec, pathspec) may change
+    what a check finds. Listed once per process."""
+    global _DISTRIBUTIONS
+    if _DISTRIBUTIONS is None:
+        found = []
+        for entry in sys.path:
+            if os.path.basename(entry) in ("site-packages", "dist-packages"):
+                try:
+                    found += sorted(name for name in os.listdir(entry) if name.endswith((".dist-info", ".egg-info")))
+                except OSError:
+                    continue
+        _DISTRIBUTIONS = " ".join(found)
+    return _DISTRIBUTIONS
 
 
 def _source_hash() -> str:
@@ -88,16 +114,31 @@ def _source_hash() -> str:
 def folder(root: Path, given: Path | None = None) -> Path | None:
     """Where the caches of a run at `root` live: `given` (--cache-dir), else $PORTLINT_CACHE_DIR
     (relative to the working directory), else `.portlint_cache/` at the root. None when that
-    default leads outside the root (a symlink): nothing is read or written there."""
+    default is not where it says, symlinks resolved (`refused`): nothing is read or written there."""
     named = given if given is not None else os.environ.get(ENVIRONMENT)
     if named:
         return Path(os.path.abspath(named))
-    default = root / DIRECTORY
-    if os.path.islink(default):
-        real, top = os.path.realpath(default), os.path.realpath(root)
-        if os.path.commonpath([real, top]) != top:
-            return None
-    return default
+    return None if refused(root) else root / DIRECTORY
+
+
+def refused(root: Path) -> str:
+    """Why the default cache folder of `root` is not used this run ("" when it is): a symlink on
+    its way (a committed `.portlint_cache` link, or a link for its version's folder) would have the
+    cache read and written wherever it leads, outside the work tree or over the repository's own
+    files. The folder is used only where it is, symlinks resolved: `root/.portlint_cache/VERSION`
+    in the real root. A folder the user names may be anywhere."""
+    own = os.path.join(root, DIRECTORY, __version__)
+    if os.path.realpath(own) == os.path.join(os.path.realpath(root), DIRECTORY, __version__):
+        return ""
+    return f"{DIRECTORY}: a symlink, not a folder of this repository; the run went on without the cache"
+
+
+def read_own(path: Path) -> bytes:
+    """A file of the cache, never through a symlink (a file there that is one is not the cache's:
+    OSError, as for a file that is not there)."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(handle, "rb") as opened:
+        return opened.read()
 
 
 class Cache:
@@ -106,7 +147,7 @@ class Cache:
 
     def __init__(self, root: Path, salt: str, kind: Any, given: Path | None = None) -> None:
         where = folder(root, given)
-        self.outside = where is None  # a default folder leading out of the repository: not used
+        self.refused = refused(root) if where is None else ""  # a default folder not where it says: not used
         self.directory = root / DIRECTORY if where is None else where
         self.path = self.directory / __version__ / salt
         self.salt = salt
@@ -119,10 +160,10 @@ class Cache:
         self._load()
 
     def _load(self) -> None:
-        if self.outside:
+        if self.refused:
             return
         try:
-            stored = self.path.read_bytes()
+            stored = read_own(self.path)
         except OSError:
             return  # none yet (a first run)
         import msgspec
@@ -184,11 +225,11 @@ class Cache:
             return  # a value msgspec does not encode, or text that is not UTF-8: not cached
 
     def save(self) -> str:
-        """Write the index when it changed; a note when it cannot be written, else ""."""
+        """Write the index when it changed; a note when the folder is refused or cannot be written, else ""."""
+        if self.refused:
+            return self.refused
         if not self.changed and self._kept.keys() == self._stored.keys() and self._decisions.keys() == self._decided.keys():
             return ""
-        if self.outside:
-            return f"{DIRECTORY}: not written (it leads outside the repository); the run went on without the cache"
         try:
             prepare_directory(self.directory)
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -271,15 +312,16 @@ def write_atomic(path: Path, data: bytes) -> None:
     name holds this process's id and the time, and is created only if new (tempfile's import,
     with shutil and random, is ~4 ms of a check that uses nothing else of it)."""
     temporary = str(path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    with held_interrupts():  # ^C exits at once: never between the temporary's creation and its end
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
 
 
 def clean(root: Path, given: Path | None = None) -> bool:

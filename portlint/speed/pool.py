@@ -188,6 +188,7 @@ def _shared(count: int, do: Callable[[int], Any], workers: int, meanwhile: Calla
     finally:
         os.close(filling)  # so the queue ends when it is empty
     children: list[_Worker] = []
+    parent = os.getpid()
     try:
         for _ in range(workers - 1):
             results, sending = os.pipe()
@@ -200,6 +201,7 @@ def _shared(count: int, do: Callable[[int], Any], workers: int, meanwhile: Calla
                 break
             if pid == 0:
                 os.close(results)
+                _dies_with(parent)
                 _work(do, queue, sending)
             os.close(sending)
             os.set_blocking(results, False)
@@ -259,6 +261,31 @@ def _work(do: Callable[[int], Any], queue: int, sending: int) -> NoReturn:
     finally:
         os.close(sending)
         os._exit(code)
+
+
+def _dies_with(parent: int) -> None:
+    """This worker ends when the process that forked it does, however that ends.
+
+    A terminal's ^C reaches every process of the group: a worker is ended by it quietly (the
+    default action), and the parent, which catches it, says so and reaps its workers. A parent
+    killed outright (SIGKILL, an OOM kill) reaps nothing: the kernel then kills the worker
+    (Linux's PR_SET_PDEATHSIG), at once, whatever it is doing. Polling the parent's pid, or
+    waiting for a pipe's end, would notice only between tasks, and a task can take seconds (one
+    large file), all that time outliving the parent. Where prctl is not available, the worker
+    ends at its next write, which the parent's end of its pipe no longer reads."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(ImportError, OSError, AttributeError):  # best effort: never the worker's end
+            import ctypes  # here, in the worker: the parent's imports and tasks do not wait for it
+
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)  # the parent ended before the kernel was asked
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _reap(pid: int, kill: bool) -> bool:

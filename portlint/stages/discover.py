@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from portlint.config import locate
 from portlint.model.globs import matcher
 
 if TYPE_CHECKING:
@@ -130,19 +131,49 @@ def _kinds(root: Path, include: Iterable[str], exclude: Iterable[str], listed: I
         if included(path):
             kind = _KINDS.get(suffix, "")
         elif not suffix:
-            kind = "shell" if kind_of(path, _head(root / path)) == "shell" else ""
+            kind = "shell" if kind_of(path, _head(root, path)) == "shell" else ""
         else:
             kind = ""
         if kind:
             yield Candidate(path, kind)
 
 
-def _head(path: Path) -> bytes:
+def _head(root: Path, path: str) -> bytes:
+    """The first bytes of a file without a suffix (a shebang), when it lies inside the work tree;
+    a FIFO gives nothing rather than blocking."""
+    name = os.path.join(root, path)
+    if not leads_inside(root, path) or os.path.islink(name) and not leads_inside(root, path, fresh=True):
+        return b""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(128)
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return b""
+    try:
+        return os.read(fd, 128)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def leads_inside(root: Path, path: str, fresh: bool = False) -> bool:
+    """Whether `path`, relative to the work tree `root`, stays inside it with every symlink on its
+    way resolved: a tracked folder replaced by a link to one outside still has its files listed
+    by git. The one check of what is read and written as the repository's (the listing's
+    shebang reads, the read stage, the write stage).
+
+    Its folders are looked at with an lstat each, and resolved only where one is a link. Its own
+    name is the caller's to look at: the reader opens it without following a link, and resolves
+    one with `fresh`, which resolves the whole path now (the writer's check, right before it
+    writes)."""
+    if fresh:
+        return locate.inside(root, Path(root, path))
+    folder = os.path.dirname(path)
+    while folder:
+        if os.path.islink(os.path.join(root, folder)):
+            return locate.inside(root, Path(root, os.path.dirname(path)))
+        folder = os.path.dirname(folder)
+    return True
 
 
 def git_files(root: Path) -> list[str] | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from portlint.model.edits import Edit, Fix
 from portlint.model.files import FileState
+from portlint.model.sites import literal_written
 
 if TYPE_CHECKING:  # the problems' records are imported by the rules, not before a check's pool forks
     from portlint.model.problems import Problem
@@ -88,8 +89,13 @@ def fix_loop(
         if not by_path:
             break
         for path, problems in by_path.items():
-            chosen = compatible(problem.fix for problem in problems if problem.fix is not None)
             state = files[path]
+            if not _backed(state.data, problems):
+                refused.add(path)
+                made.append(f"{path}: fixes not applied: a site's span does not hold its literal "
+                            "(a stale or damaged cache?); run with --no-cache")
+                continue
+            chosen = compatible(problem.fix for problem in problems if problem.fix is not None)
             after = extracted(path, state.kind, apply(state.data, (edit for fix in chosen for edit in fix.edits)))
             if after.extraction.error:
                 refused.add(path)
@@ -108,3 +114,15 @@ def fix_loop(
             fixed_problems = [p for p in fixed_problems if p.path != path]
     changed = {p: (original[p], f.data) for p, f in files.items() if f.data != original[p]}
     return Fixed(files, check(files), changed, fixed, fixed_problems, made)
+
+
+def _backed(data: bytes, problems: Iterable[Problem]) -> bool:
+    """Before a file is written: every edit at a site's span replaces that site's literal, as the
+    bytes read hold it (a result taken from the cache is verified as it is taken; this holds
+    whatever a rule was handed)."""
+    return all(
+        literal_written(site, data)
+        for problem in problems if problem.fix is not None
+        for edit in problem.fix.edits
+        for site in problem.sites if site.path == problem.path and (site.start, site.end) == (edit.start, edit.end)
+    )

@@ -22,7 +22,7 @@ from portlint.model.files import FileState
 from portlint.model.frozen import Flat
 from portlint.model.naming import NameFilter
 from portlint.model.records import replace
-from portlint.model.sites import Failure
+from portlint.model.sites import Failure, literal_written
 from portlint.model.source import Source
 from portlint.speed import cache, pool
 from portlint.stages.discover import Candidate, Listing
@@ -237,7 +237,7 @@ def _visit(visitor: Visitor, candidate: Candidate, extract: bool) -> Visit:
     if store is not None:
         hit = store.get(path, key(kind, read.digest, path in visitor.mirrored))
         result = _read_back(hit) if hit is not None else None
-        if result is not None:
+        if result is not None and verified(result, data):  # one that is not is a miss: computed again
             return Visit(read, worth, decided, result, cached=True)
     if extract:
         return Visit(read, worth, decided, _extracted((path, kind, data, path in visitor.mirrored), visitor.names))
@@ -259,6 +259,29 @@ def _read_back(hit: tuple[Extraction[Raw], Flat | None]) -> Result | None:
     except DecodeError:
         return None
     return replace(extraction, sockets=replace(facts, exports=exports)), tree
+
+
+def verified(result: Result, data: bytes) -> bool:
+    """A cached result says of these bytes what extracting them would: every site's span holds
+    its literal, every suppression's span a suppression, every scalar of a frozen side's tree
+    its value where the value is written as it is. The cache may be stale, damaged or forged (a
+    repository can ship one): a fix must never be made at a span the bytes do not back."""
+    extraction, tree = result
+    try:  # a forged record may hold anything its type allows: not an answer, whatever it holds
+        if not all(literal_written(site, data) for site in extraction.sites):
+            return False
+        if not all(0 <= s.start < s.end <= len(data) and b"portlint:" in data[s.start:s.end] for s in extraction.suppressions):
+            return False
+        if tree is None:
+            return True
+        own, _ = tree
+        return all(
+            0 <= s.start <= s.end <= len(data)
+            and (s.end - s.start != len(s.value.encode()) or data[s.start:s.end] == s.value.encode())  # else no fix reads it
+            for s in own.scalars.values()
+        )
+    except (TypeError, ValueError, AttributeError):
+        return False
 
 
 def _encoded(visitor: Visitor, visit: Visit) -> Visit:

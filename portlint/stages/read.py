@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from portlint.config import locate
 from portlint.speed import cache
 from portlint.stages import discover
 
@@ -42,15 +41,17 @@ def read_file(root: Path, path: str, digest: bool, search: Searching) -> Read:
     fstat and reads of the descriptor: a stat, `open()` and its buffered reader cost half the
     reading stage again (os calls on the path's text: a Path method per step cost as much)."""
     name = os.path.join(root, path)
+    if not discover.leads_inside(root, path):  # a folder on its way is a symlink leading out
+        return Read(note=OUTSIDE)
     try:
         if not _NOFOLLOW and os.path.islink(name):  # where an open cannot refuse a link itself
-            return _linked(root, name, digest, search)
+            return _linked(root, path, digest, search)
         fd = open_file(name)
     except FileNotFoundError:
         return Read()
     except OSError as error:
         if is_link(error):  # the path is a symlink: read where it leads, if inside
-            return _linked(root, name, digest, search)
+            return _linked(root, path, digest, search)
         return Read(failure=f"cannot read: {error.strerror or error}")
     try:
         return _opened(fd, digest, search)
@@ -58,15 +59,19 @@ def read_file(root: Path, path: str, digest: bool, search: Searching) -> Read:
         os.close(fd)
 
 
-def _linked(root: Path, name: str, digest: bool, search: Searching) -> Read:
+OUTSIDE = "a symlink leading outside the repository"
+
+
+def _linked(root: Path, path: str, digest: bool, search: Searching) -> Read:
+    name = os.path.join(root, path)
     try:
-        target = Path(name).resolve(strict=True)
+        Path(name).resolve(strict=True)
     except FileNotFoundError:
         return Read()  # a dangling link: nothing to read
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop, before Python 3.13
         return Read(failure="cannot read: a symlink loop")
-    if not locate.inside(root, target):
-        return Read(note="a symlink leading outside the repository")
+    if not discover.leads_inside(root, path, fresh=True):
+        return Read(note=OUTSIDE)
     try:
         fd = open_file(name, follow=True)
     except FileNotFoundError:

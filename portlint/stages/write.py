@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from portlint.speed.interrupts import held_interrupts
+from portlint.stages.discover import leads_inside
+
 _SUFFIX = ".portlint"
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
@@ -26,14 +29,14 @@ def write_changed(root: Path, changed: Mapping[str, tuple[bytes, bytes]]) -> Wri
     unwritten, errors = set(), []
     for path, (before, after) in sorted(changed.items()):
         try:
-            write_atomic(root / path, after, expected=before)
+            write_atomic(root / path, after, expected=before, root=root)
         except OSError as error:
             unwritten.add(path)
             errors.append(f"{path}: not written: {error.strerror or error}")
     return Written(frozenset(unwritten), tuple(errors))
 
 
-def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None:
+def write_atomic(path: Path, data: bytes, expected: bytes | None = None, root: Path | None = None) -> None:
     """Replace path's bytes with data, keeping its mode and owner; all or nothing.
 
     A read-only file (no write bit) is refused rather than replaced: the rename
@@ -41,9 +44,12 @@ def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None
     `expected` (the bytes the caller read), a file changed on disk since then is
     left alone rather than overwritten. The temporary is named after this
     process, so one a killed run left behind is recognised and removed by the
-    next write beside it.
+    next write beside it. With `root`, a file whose path leads outside that work tree (a link
+    on its way, maybe put there since it was read) is refused.
     """
     target = path.resolve()  # write through a symlink to its file, never replace the link
+    if root is not None and not leads_inside(root, str(target), fresh=True):
+        raise PermissionError(errno.EACCES, "a symlink leading outside the repository", str(path))
     status = target.stat()
     mode = stat.S_IMODE(status.st_mode)
     if not mode & _WRITE_BITS or not os.access(target, os.W_OK):
@@ -51,23 +57,24 @@ def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None
     _remove_leftovers(target)
     import tempfile  # here: a check that writes nothing never imports it (with shutil and random, ~4 ms)
 
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=_SUFFIX)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
-            with contextlib.suppress(PermissionError):  # only root may give a file away
-                os.chown(temporary, status.st_uid, status.st_gid)
-        if expected is not None and target.read_bytes() != expected:
-            raise OSError(errno.ESTALE, "changed on disk since it was read", str(path))
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    with held_interrupts():
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=_SUFFIX)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, mode)
+            if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                with contextlib.suppress(PermissionError):  # only root may give a file away
+                    os.chown(temporary, status.st_uid, status.st_gid)
+            if expected is not None and target.read_bytes() != expected:
+                raise OSError(errno.ESTALE, "changed on disk since it was read", str(path))
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
     _sync_directory(target.parent)
 
 

@@ -29,7 +29,10 @@ _VARIABLE_START = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?[\"']?[ \t]+start\
 # What a variable holding a program is assigned: `$(which ray)`, `$(command -v ray)`, a path, `${X:-ray}`.
 _LOOKUP = re.compile(r"(?:\$\(|`)(?:which|command -v|type -P)[ \t]+([^\s()`]+)[ \t]*(?:\)|`)")
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^{}\s]+)\}")
-_PROGRAM_PATH = re.compile(r"[A-Za-z0-9_./${}~-]*?([A-Za-z_][A-Za-z0-9_.+-]*)")
+# The name starts after the last `/`, `$`, `{`, `}` or `~` (none is in a name) and any digits, dots
+# and dashes: said so, the pattern never retries a split (a lazy prefix before a greedy name was
+# quadratic in a word that is no path).
+_PROGRAM_PATH = re.compile(r"(?:[A-Za-z0-9_./${}~-]*[/${}~])?[0-9.-]*([A-Za-z_][A-Za-z0-9_.+-]*)")
 _EXPANSION = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 # `RAY_BIN`, `RAY_EXECUTABLE`, `PYTHON`: a variable the file does not assign, named after its program.
 _PROGRAM_WORDS = frozenset("bin binary cmd command exe executable path".split())

@@ -132,7 +132,7 @@ def test_a_default_folder_leading_outside_the_repository_is_not_written(
     write(repo / "a.yaml", "web:\n  port: 8081\n")
     code, _, err = run(capsys)
     assert code == 1
-    assert err == "portlint: .portlint_cache: not written (it leads outside the repository); the run went on without the cache\n"
+    assert err == "portlint: .portlint_cache: a symlink, not a folder of this repository; the run went on without the cache\n"
     assert list(outside.iterdir()) == []
     assert cache.folder(repo) is None and cache.folder(repo, outside) == outside  # named by the user: used
 

@@ -200,8 +200,8 @@ def test_it_writes_through_the_atomic_writer_and_refuses_with_fix(
     repo = _repo(tmp_path, {"a.yaml": "master_port: 40000\n"})
     calls = []
     real = noqa.writer.write_atomic
-    monkeypatch.setattr(noqa.writer, "write_atomic", lambda path, data, expected=None: (
-        calls.append((path.name, data, expected)), real(path, data, expected=expected)))
+    monkeypatch.setattr(noqa.writer, "write_atomic", lambda path, data, expected=None, **more: (
+        calls.append((path.name, data, expected)), real(path, data, expected=expected, **more)))
     assert _run(repo, monkeypatch, capsys, "--add-noqa")[0] == 0
     assert calls == [("a.yaml", b"master_port: 40000  # portlint: ignore[PL101]\n", b"master_port: 40000\n")]
     code, _, err = _run(repo, monkeypatch, capsys, "--add-noqa", "--fix")

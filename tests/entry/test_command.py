@@ -78,12 +78,12 @@ def test_a_check_interrupted_while_its_files_are_read_ahead_says_aborted(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """^C while the stages before the rules run ahead of the CLI (most of a cold check) ends the
-    check as it ends one the CLI runs: a blank line and `portlint: aborted` on stderr, exit 2,
+    check as it ends one the CLI runs: a blank line and `portlint: aborted` on stderr, exit 130,
     no traceback."""
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(engine, "prepare", interrupted)
-    assert command.main(["check"]) == 2
+    assert command.main(["check"]) == 130
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", "\nportlint: aborted\n")

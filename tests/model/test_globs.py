@@ -56,3 +56,12 @@ def test_the_repositorys_own_files_match_as_pathspec_says() -> None:
     for patterns in (DEFAULT_INCLUDE, DEFAULT_EXCLUDE, DEFAULT_TEST_PATHS):
         spec = pathspec.GitIgnoreSpec.from_lines(patterns)
         assert [p for p in listed if matcher(patterns)(p)] == [p for p in listed if spec.match_file(p)]
+
+
+@pytest.mark.parametrize("pattern", ["a*b*c", "*t*s*/", "x*y*", "*.d*+*"])
+def test_a_glob_of_several_stars_matches_as_pathspec_says(pattern: str) -> None:
+    """Such a glob is searched by RE2 (`re` backtracked polynomially on a long name): the same answers."""
+    spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+    names = ["abc", "aXbYc", "ab", "acb", "tests", "t/s", "xy", "xay", "y", "a.d+", ".d+x", "x.dd+"]
+    paths = [*names, *(f"{a}/{b}" for a in names for b in names)]
+    assert [matcher((pattern,))(path) for path in paths] == [spec.match_file(path) for path in paths]

@@ -15,6 +15,7 @@ from pathlib import Path
 from portlint.commands.init.bands import is_config
 from portlint.config.build import Config
 from portlint.stages import discover
+from portlint.stages.read import read_file
 
 NEAR_IDENTICAL = 0.9  # difflib ratio of two files' lines, comments and blank lines aside
 MAX_SAME_NAME = 50  # files of one name compared pairwise; more are left out (quadratic)
@@ -32,7 +33,7 @@ def frozen_pairs(config: Config) -> tuple[tuple[tuple[str, str], ...], tuple[tup
     directed: list[tuple[str, str]] = []
     undirected: list[tuple[str, str]] = []
     for paths in by_name.values():
-        contents = {path: _content_lines(config.root / path) for path in paths[:MAX_SAME_NAME]}
+        contents = {path: _content_lines(config.root, path) for path in paths[:MAX_SAME_NAME]}
         counts = {path: Counter(lines) for path, lines in contents.items()}
         for index, first in enumerate(paths[:MAX_SAME_NAME]):
             for second in paths[index + 1:MAX_SAME_NAME]:
@@ -44,13 +45,13 @@ def frozen_pairs(config: Config) -> tuple[tuple[tuple[str, str], ...], tuple[tup
     return tuple(directed), tuple(undirected)
 
 
-def _content_lines(path: Path) -> list[str]:
-    """The file's lines without comments and blank lines: copies often drop the comments."""
+def _content_lines(root: Path, path: str) -> list[str]:
+    """The file's lines without comments and blank lines: copies often drop the comments. Read as
+    a check reads it (nothing of a file that leads outside the work tree, or is too large)."""
+    data = read_file(root, path, False, lambda _: None).data
     try:
-        if path.stat().st_size > discover.MAX_BYTES:
-            return []
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        text = (data or b"").decode("utf-8-sig")
+    except UnicodeDecodeError:
         return []
     lines = (re.sub(r"(^|\s)#.*$", "", line).rstrip() for line in text.splitlines())
     return [line for line in lines if line.strip()]

@@ -18,6 +18,8 @@ from portlint.model.layout import Band, Claims, Layout, Selector
 from portlint.model.records import Struct, replace
 from portlint.model.scope import DEFAULT_TEST_PATHS
 from portlint.model.sites import Site
+from portlint.report import printable
+from portlint.speed.interrupts import held_interrupts
 from portlint.stages import write as writer
 from portlint.stages.layout.bind import bind
 from portlint.stages.layout.ownership import DIALLED, OURS, Ownership, ownership
@@ -56,9 +58,9 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     starter = Starter(floor, proposals, frozen, undirected, zero.test_paths)
     data = render(starter).encode()
     if target.exists():
-        writer.write_atomic(target, data)
+        writer.write_atomic(target, data, root=zero.root)
     else:
-        with open(target, "xb") as handle:
+        with held_interrupts(), open(target, "xb") as handle:  # whole, or not there
             handle.write(data)
     return target, starter
 
@@ -144,7 +146,7 @@ def render(starter: Starter) -> str:
             lines += [f"  - copies: {_scalar(copy)}", f"    source: {_scalar(source)}", "    inferred: true"]
     if starter.undirected:
         lines += ["", "# Near-identical files; if one is a frozen copy of the other, add it under `frozen:`:"]
-        lines += [f"#   {first} ~ {second}" for first, second in starter.undirected]
+        lines += [_comment(f"#   {first} ~ {second}") for first, second in starter.undirected]
     return "\n".join(lines) + "\n"
 
 
@@ -156,13 +158,13 @@ def _band_lines(proposal: Proposal) -> list[str]:
         lines.insert(0, "  # names that write this port only in different places, taken for one service"
                         " (most are one value restated); split the band if they are not")
     if proposal.disagreement:
-        lines.insert(0, f"  # production sites disagree: {proposal.disagreement}; a person decides which is right")
+        lines.insert(0, _comment(f"  # production sites disagree: {proposal.disagreement}; a person decides which is right"))
     span = f"port: {proposal.low}" if proposal.low == proposal.high and not proposal.ports else \
         f"range: {proposal.low}-{proposal.high}"
     notes = [f"also written: {', '.join(proposal.others)} (PL301 reports those)"] if proposal.others else []
     if proposal.documented:
         notes.append(f"as {', '.join(proposal.documented)} state{'s' if len(proposal.documented) == 1 else ''} it")
-    lines.append(f"    {span}" + (f"  # {'; '.join(notes)}" if notes else ""))
+    lines.append(f"    {span}" + (_comment(f"  # {'; '.join(notes)}") if notes else ""))
     if proposal.within:
         lines.append(f"    within: {proposal.within}  # a carve-out, as the docs lay it out")
     lines.append(f"    description: {_scalar('found in ' + shown)}")
@@ -188,7 +190,17 @@ def _band_lines(proposal: Proposal) -> list[str]:
 def _scalar(value: int | str) -> str:
     if isinstance(value, int) or _PLAIN.fullmatch(value) and value.lower() not in _RESERVED:
         return str(value)
-    return json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+    # A JSON string is a YAML double-quoted scalar; the controls JSON leaves as they are (DEL, C1,
+    # the line separators, bidirectional overrides: no YAML or terminal wants them raw) are
+    # escaped as YAML reads them back (`\x85`, `\u2028`): the same value, on one printable line.
+    return printable(json.dumps(value, ensure_ascii=False))
+
+
+def _comment(text: str) -> str:
+    """A comment line built from what the repository holds (its file names, its names): a name
+    holding a line break would end the comment and write YAML of its choosing into the config,
+    and a control character would reach the terminal of whoever reads it."""
+    return printable(text)
 
 
 def _flow(value: str | list[str]) -> str:

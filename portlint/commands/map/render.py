@@ -26,6 +26,7 @@ from portlint.model.layout import Layout
 from portlint.model.ports import PRIVILEGED_CEILING
 from portlint.model.problems import Problem
 from portlint.model.records import Struct
+from portlint.report import printable
 
 if TYPE_CHECKING:  # rich.terminal_theme is imported when a picture is exported
     from rich.terminal_theme import TerminalTheme
@@ -194,7 +195,7 @@ def _codes(row: Row, room: int = 0) -> str:
 def _heading(layout: Layout, drawn: Picture, title: str, theme: Theme) -> list[Text]:
     problems = sum(count for row in drawn.rows for _, count in row.codes) + len(drawn.unplaced)
     what = f"{len(layout.bands)} bands" if drawn.declared else f"no layout: {len(drawn.rows)} ranges and ports found"
-    head = Text.assemble(("portlint map", "bold"), f"  {title}  ·  {what}  ·  {len(layout.sites)} sites  ·  ")
+    head = Text.assemble(("portlint map", "bold"), f"  {printable(title)}  ·  {what}  ·  {len(layout.sites)} sites  ·  ")
     head.append(f"{problems} problem{'s' if problems != 1 else ''}", f"bold {theme.problem if problems else theme.ok}")
     note = Text(
         f"ephemeral floor {layout.ephemeral_floor}  ·  privileged below {PRIVILEGED_CEILING}  ·  "
@@ -379,7 +380,9 @@ def _problems(
     previous = None
     for label, problem in listed[:MAX_LISTED]:
         where = f"{_path(problem.path, root)}:{problem.line}: " if problem.path else ""
-        table.add_row(label if label != previous else "", problem.code, where + _message(problem, root))
+        # Text, not markup: a name or message from a file may hold `[link=...]` or controls.
+        table.add_row(Text(label if label != previous else ""), Text(problem.code),
+                      Text(printable(where + _message(problem, root))))
         previous = label
     lines: list[RenderableType] = [Text(), Text("Problems", "bold"), table]
     if len(listed) > MAX_LISTED:

@@ -15,6 +15,7 @@ from portlint.model.ports import span
 from portlint.model.problems import Problem
 from portlint.model.records import Struct
 from portlint.model.sites import Written
+from portlint.report import printable
 from portlint.stages.layout.bind import identity
 
 # Mark kinds, in drawing order: a later kind wins a cell.
@@ -77,7 +78,7 @@ def picture(layout: Layout, problems: Iterable[Problem]) -> Picture:
                 marks[row_key].append(mark)
     counts = _site_counts(layout, written, keys)
     rows = tuple(
-        Row(key, labels[key][0], labels[key][1], depth.get(key, 0), tuple(marks[key]),
+        Row(key, printable(labels[key][0]), labels[key][1], depth.get(key, 0), tuple(marks[key]),
             tuple(placed[key]), counts[key])
         for key in order
     )

@@ -65,7 +65,9 @@ _PATCHES = frozenset(("patch", "mock.patch", "unittest.mock.patch", "mocker.patc
 # written in Python, whose ports are the pod's own (its network namespace, or its Service's address).
 _KUBERNETES_MODEL = re.compile(r"V1(?:beta\d+)?[A-Z][A-Za-z]*")
 _LONE_CR = re.compile(rb"\r(?!\n)")
-_COMMENT_WITH_NUMBER = re.compile(rb"#[^\n]*\d[^\n]*")
+# A line from its first `#` on: one match per line, taken whole (a pattern requiring a digit
+# after the `#` was tried again from every `#` of a line without one: quadratic in its length).
+_COMMENT = re.compile(rb"#[^\n]*")
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
@@ -147,7 +149,7 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
             error_line=max(error.lineno or 1, 1), error_column=max(error.offset or 1, 1),
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
-        return Extraction(error=f"invalid Python: {error}")
+        return Extraction(error=f"invalid Python: {str(error) or 'nested too deeply to parse'}")
 
 
 def _kept(data: bytes, definitions: list[tuple[str, int, int]], socket_code: bool,
@@ -247,8 +249,9 @@ class _SiteFinder(Visitor):
             return
         in_class = bool(self.class_depth) and self.class_depth[-1]
         qualified = f"{self.scopes[-1]}.{name}" if in_class else name
+        also = _other_branches(value)  # once: per literal, `1 and 1 and ...` was quadratic
         for literal in _branch_literals(value):
-            self._literal(literal, qualified, name, also=_other_branches(value))
+            self._literal(literal, qualified, name, also=also)
         if not isinstance(value, ast.Constant) and _ports_named(name):
             self._run(value, qualified, name)
 
@@ -350,8 +353,9 @@ class _SiteFinder(Visitor):
                     self._literal(literal, cli[0], cli[0], aliases=cli[1:])
             elif keyword.arg is not None:
                 self._feeds(keyword.value, keyword.arg)
+                also = _other_branches(keyword.value)
                 for literal in _branch_literals(keyword.value):
-                    self._literal(literal, keyword.arg, keyword.arg, also=_other_branches(keyword.value))
+                    self._literal(literal, keyword.arg, keyword.arg, also=also)
         self.generic_visit(node)
 
     def _feeds(self, value: ast.AST, name: str) -> None:
@@ -656,7 +660,9 @@ def _statement_comment(data: bytes, names: NameFilter) -> bool:
     from portlint.stages.prefilter import prefilter
 
     pattern = prefilter(names.selector_names)
-    return any(pattern.search(line.group()) for line in _COMMENT_WITH_NUMBER.finditer(data))
+    return any(
+        prose.DIGIT.search(data, *line.span()) and pattern.search(line.group()) for line in _COMMENT.finditer(data)
+    )
 
 
 def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...], list[Site]]:

@@ -106,7 +106,10 @@ _BLANK = re.compile(rb"[ \t\r\n]*")
 # The next non-blank line is a plain key deeper than `indent`: the value is a block mapping.
 _NEXT_KEY = re.compile(rb"(?:[ \t]*\r?\n)*( *)[A-Za-z_][\w.-]*[ \t]*:(?:[ \t\r\n]|$)")
 _EXPLICIT_KEY = re.compile(rb"\?(?=[ \t\r\n]|\Z)(?:(?<=^\?)|(?<=[ \t\[{,]\?))", re.M)  # `? key`: may span lines
-_ALIAS_KEY = re.compile(rb"\*[^ \t\r\n,\[\]{}]+[ \t]*:")  # `*alias : value`, where a key may start
+# `*alias : value` where a key may start: after indentation (and `- `), `{` or `,`. The place is
+# part of the pattern, so that a match is tried only there: tried after every `*`, a line of
+# them cost a scan of the rest of the line each (quadratic in its length).
+_ALIAS_KEY = re.compile(rb"(?:^[ \t-]*|[{,][ \t]*)\*[^ \t\r\n,\[\]{}]+[ \t]*:", re.M)
 _ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
 
 
@@ -143,16 +146,20 @@ def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Ite
     if any(key in data for key in _written(tuple(keys))):
         return True  # a selector's key (or a comment stating it as `x_low/high`)
     lowered = data.lower()  # one scan finds every spelling of the token, and `portlint:`
+    line: _Line | None = None
     at = lowered.find(b"port")
     while at != -1:
         if data.startswith(b"portlint:", at):
             return True  # a suppression
-        if any(token.match(data, at) for token in tokens) and _may_hold_port(data, at):
-            return True
+        if any(token.match(data, at) for token in tokens):
+            if line is None or at > line.end:
+                line = _Line(data, at)
+            if line.may_hold_port(at):
+                return True
         at = lowered.find(b"port", at + 4)
     if _EXPLICIT_KEY.search(data) or _ESCAPE.search(data):
         return True  # a key the token cannot be seen in
-    if b"&" in data and any(map(_alias_key, _ALIAS_KEY.finditer(data))):
+    if b"&" in data and _ALIAS_KEY.search(data):
         return True  # an alias as a key (what it names is anchored)
     return any(_may_run(data, match) for pattern in _COMMAND_KEYS for match in pattern.finditer(data))
 
@@ -170,35 +177,54 @@ def _written(keys: tuple[bytes, ...]) -> tuple[bytes, ...]:
     return kept + tuple(_HIGH.sub(b"", key) for key in kept if _HIGH.search(key) and _HIGH.sub(b"", key))
 
 
-def _alias_key(match: re.Match[bytes]) -> bool:
-    """An alias where a key may start: after indentation (and `- `), `{` or `,`."""
-    data = match.string
-    before = data[data.rfind(b"\n", 0, match.start()) + 1:match.start()].rstrip(b" \t")
-    return not before.strip(b" \t-") or before.endswith((b"{", b","))
+# Colons read on one line, past which the line is taken as worth composing: each costs a pass
+# over the line, and a line holding thousands of them after port tokens (no YAML written by
+# hand; a hostile file) would cost passes quadratic in its length. Composing it is linear.
+_LINE_BUDGET = 32
 
 
-def _may_hold_port(data: bytes, at: int) -> bool:
-    """A port token at `at`: in a comment with a number, or in a port-like key whose value
-    may be a number (a key whose words make it a count or an offset, `port_count: 2`, is none)."""
-    line_start = data.rfind(b"\n", 0, at) + 1
-    line_end = data.find(b"\n", at)
-    line_end = len(data) if line_end == -1 else line_end
-    hash_at = data.find(b"#", line_start, at)
-    if hash_at != -1 and prose.DIGIT.search(data, hash_at, line_end):
-        return True  # a comment may state its port (prose.statements needs a digit)
-    key_start = at
-    while key_start > line_start and data[key_start - 1] in _KEY_BYTES:
-        key_start -= 1  # the key's words before the token (never past a space, quote or `&anchor`)
-    colon = data.find(b":", at, line_end)
-    while colon != -1:  # every colon: a quoted key may hold one (`"port:a": 1`)
-        value = _BLANK.match(data, colon + 1).end()  # type: ignore[union-attr]  # matches the empty string
-        if value < len(data) and not data[value:value + 1].isalpha() and _port_named(data[key_start:colon]):
-            return True  # a number, a quote, `&`, `!`, `*`, `-`, `[`, `{`, `|`, a comment: may be a port
-        colon = data.find(b":", colon + 1, line_end)
-    return False
+class _Line:
+    """The line around a port token, read once for every token on it (`may_hold_port`)."""
+
+    def __init__(self, data: bytes, at: int) -> None:
+        self.data = data
+        self.start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        self.end = len(data) if end == -1 else end
+        hash_at = data.find(b"#", self.start, self.end)
+        # Where a comment holding a number starts: a token after it may be stated there.
+        self.comment = hash_at if hash_at != -1 and prose.DIGIT.search(data, hash_at, self.end) else None
+        self.budget = _LINE_BUDGET  # colons left to read
+        self.last: int | None = None  # the last token read
+
+    def may_hold_port(self, at: int) -> bool:
+        """A port token at `at`: in a comment with a number, or in a port-like key whose value
+        may be a number (a key whose words make it a count or an offset, `port_count: 2`, is none)."""
+        if self.comment is not None and self.comment < at:
+            return True  # a comment may state its port (prose.statements needs a digit)
+        data = self.data
+        # The key's words before the token (never past a space, quote or `&anchor`), read back
+        # to the last token at most: each byte once.
+        previous, self.last = self.last, at
+        since = self.start if previous is None else previous
+        words = data[since:at].rstrip(_KEY_CHARS)
+        if previous is not None and not words:
+            return False  # the last token's key, whose colons were read
+        key_start = since + len(words)
+        colon = data.find(b":", at, self.end)
+        while colon != -1:  # every colon: a quoted key may hold one (`"port:a": 1`)
+            self.budget -= 1
+            if self.budget < 0:
+                return True  # a line no one writes by hand: composing decides
+            value = _BLANK.match(data, colon + 1).end()  # type: ignore[union-attr]  # matches the empty string
+            if value < len(data) and not data[value:value + 1].isalpha() and _port_named(data[key_start:colon]):
+                return True  # a number, a quote, `&`, `!`, `*`, `-`, `[`, `{`, `|`, a comment: may be a port
+            colon = data.find(b":", colon + 1, self.end)
+        return False
 
 
-_KEY_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_KEY_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+_KEY_BYTES = frozenset(_KEY_CHARS)
 
 
 def _port_named(key: bytes) -> bool:
@@ -242,8 +268,42 @@ def _parent_line(data: bytes, line_start: int, indent: int) -> bytes | None:
     return None
 
 
+# Nesting levels composed at most. ruamel.yaml.clib's composer recurses on the C stack: a small
+# file of collections nested some tens of thousands deep overflows it, a SIGSEGV that ends the
+# whole run. Far deeper than any YAML written by hand, and half of Python's recursion limit:
+# the walks over the composed nodes (frozen copies' flattening) recurse a frame a level.
+MAX_DEPTH = 500
+_BRACKETS = re.compile(r"[\[\]{}]")
+# A line indented past MAX_DEPTH columns (blanks, and the indicators `-`, `?`, `:` of compact
+# collections): a block collection nested in another is indented further, or (a sequence as a
+# mapping's value) as far: a line indented less nests less than twice as deep.
+_INDENTED = re.compile(rf"\n[ \t?:-]{{{MAX_DEPTH + 1}}}")
+
+
+class TooDeep(ValueError):
+    """YAML nested deeper than MAX_DEPTH: refused before it is composed."""
+
+
+def too_deep(text: str) -> bool:
+    """Whether the text may nest deeper than MAX_DEPTH: its flow collections (brackets counted
+    as they open and close, wherever they are) or its indentation. A bound, not a parse: one
+    pass over the brackets where there are more than MAX_DEPTH of them, one search otherwise."""
+    if len(text) <= MAX_DEPTH:
+        return False
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        for bracket in _BRACKETS.finditer(text):
+            depth = depth + 1 if bracket.group() in "[{" else max(depth - 1, 0)
+            if depth > MAX_DEPTH:
+                return True
+    return _INDENTED.search(text) is not None or _INDENTED.match("\n" + text[:MAX_DEPTH + 1]) is not None
+
+
 def compose(text: str) -> list[Any]:
-    """Every document's root node; raises ruamel.yaml.YAMLError on bad input."""
+    """Every document's root node; raises ruamel.yaml.YAMLError on bad input, TooDeep on input
+    nested deeper than any composer should recurse."""
+    if too_deep(text):
+        raise TooDeep(f"YAML nested deeper than {MAX_DEPTH} levels")
     composer = _c_composer()
     if composer is None:
         return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
@@ -274,13 +334,15 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     body = source.text[bom:]
     try:
         roots = compose(body)
+    except TooDeep as error:
+        return Extraction(error=str(error)), None
     except YAMLError as error:
         if "{{" not in body:
             return _parse_error(error), None
         body = template.masked(body)  # a Helm/Go template: read it where it is plain YAML
         try:
             roots = compose(body)
-        except (YAMLError, RecursionError):
+        except (YAMLError, RecursionError, TooDeep):
             return Extraction(note=template.NOT_YAML), None
     except RecursionError:
         return Extraction(error="YAML nested too deeply to parse"), None

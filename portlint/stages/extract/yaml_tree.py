@@ -25,13 +25,13 @@ def own(path: str, data: bytes) -> Flat:
     """A YAML file's own tree, composed from its bytes; raises ValueError where it is not YAML."""
     from ruamel.yaml import YAMLError
 
-    from portlint.stages.extract.yaml import compose
+    from portlint.stages.extract.yaml import TooDeep, compose
 
     source = Source(path, data)
     bom = 1 if source.text.startswith("\ufeff") else 0  # composed without it, as the extractor does
     try:
         roots = compose(source.text[bom:])
-    except YAMLError as error:
+    except (YAMLError, TooDeep) as error:
         raise ValueError(f"{path}: invalid YAML: {getattr(error, 'problem', None) or error}") from None
     return flat(source, roots, bom)
 

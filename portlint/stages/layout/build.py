@@ -131,6 +131,9 @@ def frozen_checks(
         except (InheritanceError, ValueError, UnicodeDecodeError) as error:
             if not any(f.path == pair.source for f in failures):
                 failures.append(Failure(pair.source, 1, 1, str(error)))
+        except RecursionError:  # nested past what the walks read, below the composer's bound
+            if not any(f.path == pair.source for f in failures):
+                failures.append(Failure(pair.source, 1, 1, "YAML nested too deeply to read"))
     return checks
 
 

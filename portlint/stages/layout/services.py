@@ -119,8 +119,8 @@ def same_service(a: Site, b: Site) -> bool:
         return bool(words_a and words_b) and (words_a <= words_b or words_b <= words_a)
     for name_a in a.names:
         for name_b in b.names:
-            leaf = _leaf(name_a)
-            if leaf == _leaf(name_b) and words(leaf):  # `sandbox_port` twice; a bare `port` says nothing
+            leaf = leaf_name(name_a)
+            if leaf == leaf_name(name_b) and words(leaf):  # `sandbox_port` twice; a bare `port` says nothing
                 return True
             words_a, words_b = service_words(a, name_a), service_words(b, name_b)
             if words_a and words_b and (words_a <= words_b or words_b <= words_a):
@@ -138,7 +138,8 @@ def identity(site: Site) -> str:
     return named(site)
 
 
-def _leaf(name: str) -> str:
+def leaf_name(name: str) -> str:
+    """A name's last part as a leaf compares: no index, no leading dashes, `-` as `_`, lower case."""
     return _INDEX.sub("", name).rsplit(".", 1)[-1].lstrip("-").replace("-", "_").lower()
 
 
