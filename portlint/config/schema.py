@@ -1,8 +1,8 @@
 """Validation against schema.json (shipped beside this module), and the wording of what it finds.
 
 A valid config is told apart by `schema_compiled.py`, schema.json compiled to
-Python by fastjsonschema (~5 ms with its import); only a config it refuses
-reaches jsonschema (~45 ms to import), which decides and whose error becomes
+Python by fastjsonschema (cheap to import); only a config it refuses reaches
+jsonschema (costly to import), which decides and whose error becomes
 "expected X, got Y" at its key path, or an unknown or missing key.
 """
 from __future__ import annotations

@@ -55,7 +55,7 @@ def write_atomic(path: Path, data: bytes, expected: bytes | None = None, root: P
     if not mode & _WRITE_BITS or not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, "file is read-only", str(path))
     _remove_leftovers(target)
-    import tempfile  # here: a check that writes nothing never imports it (with shutil and random, ~4 ms)
+    import tempfile  # here: a check that writes nothing never imports it (nor shutil and random)
 
     with held_interrupts():
         descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=_SUFFIX)

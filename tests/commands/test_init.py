@@ -310,9 +310,9 @@ def test_one_service_under_many_names_is_one_band_learned_from_production_only(
 ) -> None:
     _write(tmp_path, {
         "skills/sandbox.py": 'import os\n\n\nclass Sandbox:\n'
-                             '    def __init__(self, port: str = os.getenv("NEMO_SKILLS_SANDBOX_PORT", "6000")):\n'
+                             '    def __init__(self, port: str = os.getenv("TOOLKIT_SANDBOX_PORT", "6000")):\n'
                              '        self.port = port\n',
-        "skills/local_sandbox/local_sandbox_server.py": "app.run(port=6000)\n",
+        "toolkit/local_sandbox/local_sandbox_server.py": "app.run(port=6000)\n",
         "skills/pipeline/eval.py": "def f(r):\n    return dict(sandbox_port=None if r else 6000)\n",
         "skills/proxy.py": "def serve(port: int = 0):\n    pass\n",
         "tests/test_sandbox.py": "MASTER_PORT = 7777\n",
@@ -324,7 +324,7 @@ def test_one_service_under_many_names_is_one_band_learned_from_production_only(
     [band] = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
     assert (band.name, band.low, band.high, band.inferred) == ("sandbox", 6000, 6000, True)
     assert sorted((s.name, s.files) for s in band.sites) == [
-        ("NEMO_SKILLS_SANDBOX_PORT", ()), ("port", ("skills/local_sandbox/local_sandbox_server.py",)), ("sandbox_port", ()),
+        ("TOOLKIT_SANDBOX_PORT", ()), ("port", ("toolkit/local_sandbox/local_sandbox_server.py",)), ("sandbox_port", ()),
     ]
 
 

@@ -16,7 +16,7 @@ def _messages(layout: Layout) -> list[str]:
 
 
 def test_words_say_what_a_port_is_for_and_a_bare_port_speaks_through_its_context() -> None:
-    assert service_words(_site("a.py", "NEMO_SKILLS_SANDBOX_PORT", 6000)) == {"nemo", "skills", "sandbox"}
+    assert service_words(_site("a.py", "TOOLKIT_SANDBOX_PORT", 6000)) == {"toolkit", "sandbox"}
     assert service_words(_site("a.sh", "--max-worker-port", 2999)) == {"worker"}
     assert service_words(_site("sandbox/local_sandbox_server.py", "port", 6000)) == {"sandbox", "server"}
     assert service_words(_site("x.py", "VLLMClient.__init__.port", 8000)) == {"vllm", "client"}
@@ -40,7 +40,7 @@ def test_one_value_under_many_names_is_one_service() -> None:
     chain = _site("run.sh", "ROUTER_PORT", 8080, "shell", aliases=("SERVER_PORT",))
     assert same_service(chain, _site("env.sh", "SERVER_PORT", 8080, "shell"))
     assert same_service(_site("a.py", "MCP_PORT", 8000), _site("b.py", "MCP_TRANSPORT_PORT", 8000))
-    fed = _site("client.py", "NEMO_SKILLS_SANDBOX_PORT", 6000, aliases=("Sandbox.__init__.port",))
+    fed = _site("client.py", "TOOLKIT_SANDBOX_PORT", 6000, aliases=("Sandbox.__init__.port",))
     assert same_service(fed, _site("sandbox/local_sandbox_server.py", "port", 6000))
     assert not same_service(_site("a.yaml", "prometheus.port", 9090), _site("a.yaml", "grafana.port", 9090))
     assert not same_service(_site("a.py", "VLLM_PORT", 8000), _site("b.py", "METRICS_PORT", 8000))
@@ -62,7 +62,7 @@ def test_a_colliding_group_is_one_problem_at_its_first_site_naming_every_member(
 
 def test_test_files_are_compared_with_themselves_only() -> None:
     sites = (
-        _site("areal/engine.py", "create_engine.port", 7777),
+        _site("gateway_app/engine.py", "create_engine.port", 7777),
         _site("tests/test_engine.py", "MASTER_PORT", 7777),
         _site("tests/test_metrics.py", "metrics_port", 9100, line=3),
         _site("tests/test_metrics.py", "exporter_port", 9100, line=4),
@@ -74,8 +74,8 @@ def test_test_files_are_compared_with_themselves_only() -> None:
     ]
     ranged = (*sites, _site("tests/test_engine.py", "WORKER_PORT_LOW", 7000, role="low", line=2),
               _site("tests/test_engine.py", "WORKER_PORT_HIGH", 7999, role="high", line=3))
-    assert not any("areal/engine.py" in m for m in _messages(Layout(32768, sites=ranged)))
-    assert any("areal/engine.py" in m for m in _messages(Layout(32768, sites=ranged, test_paths=())))
+    assert not any("gateway_app/engine.py" in m for m in _messages(Layout(32768, sites=ranged)))
+    assert any("gateway_app/engine.py" in m for m in _messages(Layout(32768, sites=ranged, test_paths=())))
 
 
 def test_pod_ports_are_not_compared_and_node_ports_are_per_manifest_entry() -> None:

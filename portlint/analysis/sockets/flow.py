@@ -225,8 +225,8 @@ class Flow(Evaluator):
         differ only in those are then one. Nothing the walk does later can tell (it reads a
         variable only where the code names it, and one it does not hold reads as nothing), and a
         function with many branches and loops no longer runs its last statements once for each
-        of up to MAX_PATHS paths that differ only in what its earlier loops left behind (sglang's
-        `register_graph_inputs`: 64 paths of 60 variables, ~0.2 s). In a loop, what the loop
+        of up to MAX_PATHS paths that differ only in what its earlier loops left behind (a
+        function of many loops over many variables). In a loop, what the loop
         reads is read again by its next round; parameters, `self` and attributes are kept."""
         last = self.index.last_reads(self.node)
         since = (self.loops[0].node.lineno, self.loops[0].node.col_offset) if self.loops else \

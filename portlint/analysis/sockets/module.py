@@ -267,8 +267,8 @@ def _function_names(function: Function, first: str, lines: list[int] | None = No
     """`_names` of a function: its body's (nested functions' included) without its parameters, and
     what its decorators, defaults and annotations read where it is defined (`signature_names`).
     A parameter is no function of the module: a pytest fixture's name, given to the tests that
-    use it, makes them use no function (on AReaL, 13 of the 16 functions of one test module
-    walked path by path). But a call of one still counts, as the flow resolves a call by its
+    use it, makes them use no function (else most functions of a test module are walked path
+    by path). But a call of one still counts, as the flow resolves a call by its
     name; so does an attribute of that name."""
     return signature_names(function, first) | _names(list(function.body), first, lines, parameters(function))
 

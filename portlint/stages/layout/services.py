@@ -9,8 +9,8 @@ colliding. Two sites that write one value are taken as one service when
   `${A_PORT:-${B_PORT:-8080}}`, a Python name passed on as an argument or default,
   the env var feeding a parameter default, the other branch of `x.port if c else 8000`);
 - the words that say what each is for are one a subset of the other
-  (`MCP_PORT` and `MCP_TRANSPORT_PORT`; `NEMO_SKILLS_SANDBOX_PORT`,
-  `sandbox_port` and `app.run(port=...)` in `local_sandbox_server.py`); a site
+  (`MCP_PORT` and `MCP_TRANSPORT_PORT`; `TOOLKIT_SANDBOX_PORT`, `sandbox_port`
+  and `app.run(port=...)` in `sandbox_server.py`); a site
   whose own name says nothing (`port`) speaks through its enclosing key,
   class or function, else its file;
 - they are node-level Kubernetes ports (a Service's `nodePort`, a `hostPort`)
