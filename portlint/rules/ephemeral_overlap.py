@@ -5,15 +5,7 @@ last port of a run written from a base: `[BASE + i for i in range(4)]`,
 `list(range(40000, 40008))`) is at or above `ephemeral_floor`, and every band a person declared that reaches it (a
 band `portlint init` inferred is reported at its sites, where a suppression
 can go).
-Whose port: a value is this repository's port only where the repository
-binds or serves it, or hands it to something that does. Not judged: test scope
-(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
-own network namespace (`containerPort`, a Service's ports, a container's keys,
-a Helm chart's values, the Kubernetes client's models), a firewall or
-security-group rule's port (a range over every port too), a range's exclusive
-end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
-repository only dials (a client's default for the server it connects to).
-Where portlint cannot tell, it reports less.
+{whose-port}
 A client's default counts as dialled where every read of it provably ends at
 the far end of a connection (`f"{host}:{port}"` to a gRPC client, `connect`, an
 HTTP URL; `portlint.analysis.destinations`).
@@ -34,7 +26,10 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.ports import MAX_PORT
 from portlint.model.problems import Problem, at_band
+from portlint.rules.common.docs import expand
 from portlint.stages.layout.ownership import ownership
+
+__doc__ = expand(__doc__)
 
 CODE = "PL101"
 NAME = "ephemeral-overlap"

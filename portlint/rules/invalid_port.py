@@ -6,15 +6,7 @@ a fixed port. Any other single port 0 is not reported: asking the kernel for a
 port and holding the socket it gives is a design (PL602 reports the broken form,
 a port bound, closed and handed on), and a band `portlint init` inferred
 (`inferred: true`) is a guess, not a declaration.
-Whose port: a value is this repository's port only where the repository
-binds or serves it, or hands it to something that does. Not judged: test scope
-(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
-own network namespace (`containerPort`, a Service's ports, a container's keys,
-a Helm chart's values, the Kubernetes client's models), a firewall or
-security-group rule's port (a range over every port too), a range's exclusive
-end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
-repository only dials (a client's default for the server it connects to).
-Where portlint cannot tell, it reports less.
+{whose-port}
 Why: a range from or to 0 is not a range of fixed ports; values above 65535 and
 reversed ranges fail at startup.
 Example (fails): `MIN_WORKER_PORT=2999` with `MAX_WORKER_PORT=2000`.
@@ -29,7 +21,10 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.ports import MAX_PORT, MIN_PORT, span
 from portlint.model.problems import Problem
+from portlint.rules.common.docs import expand
 from portlint.stages.layout.ownership import ownership
+
+__doc__ = expand(__doc__)
 
 CODE = "PL102"
 NAME = "invalid-port"

@@ -3,15 +3,7 @@
 What it does: flags bands a person declared that start below 1024 and sites
 bound to a band with a value in 1–1023, unless their band says `privileged: true`
 (PL302 reports unbound ones; a band `portlint init` inferred is reported at its sites).
-Whose port: a value is this repository's port only where the repository
-binds or serves it, or hands it to something that does. Not judged: test scope
-(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
-own network namespace (`containerPort`, a Service's ports, a container's keys,
-a Helm chart's values, the Kubernetes client's models), a firewall or
-security-group rule's port (a range over every port too), a range's exclusive
-end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
-repository only dials (a client's default for the server it connects to).
-Where portlint cannot tell, it reports less.
+{whose-port}
 Why: binding below 1024 needs root or CAP_NET_BIND_SERVICE; a training job
 that runs unprivileged dies at startup with EACCES.
 Example (fails): `sandbox.nginx_port: 80` bound to a band without `privileged: true`.
@@ -27,7 +19,10 @@ from collections.abc import Iterator
 from portlint.model.layout import Layout
 from portlint.model.ports import PRIVILEGED_CEILING
 from portlint.model.problems import Problem, at_band
+from portlint.rules.common.docs import expand
 from portlint.stages.layout.ownership import ownership
+
+__doc__ = expand(__doc__)
 
 CODE = "PL103"
 NAME = "privileged-port"

@@ -11,15 +11,7 @@ range, or two single ports agree in one file (in Python, one class or function),
 or where one is in a band a person declared; two defaults that agree elsewhere are not
 reported (most are one value restated under another name; the rest run on
 different hosts, or are alternative deployments).
-Whose port: a value is this repository's port only where the repository
-binds or serves it, or hands it to something that does. Not judged: test scope
-(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
-own network namespace (`containerPort`, a Service's ports, a container's keys,
-a Helm chart's values, the Kubernetes client's models), a firewall or
-security-group rule's port (a range over every port too), a range's exclusive
-end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
-repository only dials (a client's default for the server it connects to).
-Where portlint cannot tell, it reports less.
+{whose-port}
 Test-like paths (`test_paths:`) are a scope of their own: a test file's ports
 are compared with each other only.
 Why: two services whose written ports overlap bind the same port on one node:
@@ -43,6 +35,7 @@ from portlint.model.ports import MAX_PORT
 from portlint.model.problems import Problem
 from portlint.model.records import Struct, field
 from portlint.model.sites import Site
+from portlint.rules.common.docs import expand
 from portlint.stages.layout.ownership import OURS, TEST, ownership
 from portlint.stages.layout.services import (
     NODE,
@@ -55,6 +48,8 @@ from portlint.stages.layout.services import (
     service_words,
     words,
 )
+
+__doc__ = expand(__doc__)
 
 CODE = "PL202"
 NAME = "site-overlap"

@@ -15,26 +15,7 @@ Not flagged: returning or storing the still-open socket or server with its port,
 a server that serves (`serve_forever`, `accept`), a bind that only tests an
 address family or an interface, a port the caller chose that is checked once
 and used by the same process.
-Library helpers: a call of a helper of the table portlint/tables/port_helpers.yaml
-(each entry says where its behaviour comes from) is judged as a call of the
-repository's own helper that does the same; the caller that hands the number on
-is reported:
-  vllm: get_open_port, get_open_ports_list (a released port-0 number);
-    get_distributed_init_method, get_tcp_uri (carry the number on)
-  sglang: get_free_port, get_open_port, find_free_port (a released port-0
-    number); get_free_port_below_ephemeral, find_available_port (a released
-    scanned number); is_port_available (a probe: bind, close, bool)
-  ray: find_free_port, get_address_and_port (a released port-0 number)
-  portpicker: pick_unused_port, PickUnusedPort (a released number);
-    is_port_free (a probe)
-  lightning, lightning_fabric, pytorch_lightning: find_free_network_port (a
-    released port-0 number)
-  accelerate: get_free_port (a released port-0 number)
-  torch: get_free_port, find_free_port, _get_free_port (a released port-0
-    number); _get_socket_with_port, get_socket_with_port (a bound socket the
-    caller must keep)
-  jupyter_client: select_random_ports, LocalPortCache.find_available_port (a
-    released port-0 number)
+{library-helpers}
 Why: between the probe's release and the real bind, any other process (or an
 outgoing connection, if the port is in the ephemeral range) can take the port;
 at scale the service then dies with EADDRINUSE, intermittently.
@@ -64,7 +45,10 @@ from portlint.analysis import sockets
 from portlint.model.extraction import PortHandOff
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
+from portlint.rules.common.docs import expand
 from portlint.rules.common.handoffs import anchor, first_per_place, story
+
+__doc__ = expand(__doc__)
 
 CODE = "PL601"
 NAME = "toctou-probe"

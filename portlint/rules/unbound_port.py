@@ -5,15 +5,7 @@ scripts and code that no band's selectors (or `ports:` names) bind.
 Why: an unclaimed port is outside the checked invariant: nothing keeps it in
 its lane when the layout changes.
 Port 0 asks the kernel for a free port: there is nothing for a band to claim.
-Whose port: a value is this repository's port only where the repository
-binds or serves it, or hands it to something that does. Not judged: test scope
-(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
-own network namespace (`containerPort`, a Service's ports, a container's keys,
-a Helm chart's values, the Kubernetes client's models), a firewall or
-security-group rule's port (a range over every port too), a range's exclusive
-end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
-repository only dials (a client's default for the server it connects to).
-Where portlint cannot tell, it reports less.
+{whose-port}
 Nor a port below 1024 whose name does not say it listens (a well-known port of
 a server elsewhere: a DNS egress rule's 53, a probe to 8.8.8.8:80).
 Example (fails): `metrics_port: 9400` when no band lists `metrics_port`.
@@ -27,8 +19,11 @@ from collections.abc import Iterator
 
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
+from portlint.rules.common.docs import expand
 from portlint.stages.layout.ownership import ownership
 from portlint.stages.layout.services import somebody_elses
+
+__doc__ = expand(__doc__)
 
 CODE = "PL302"
 NAME = "unbound-port"
