@@ -42,6 +42,7 @@ import gc  # noqa: E402
 from typing import TYPE_CHECKING, NoReturn  # noqa: E402
 
 from portlint import GC_THRESHOLDS  # noqa: E402 - after the handler, as gc and typing are
+from portlint.speed.switch import fast  # noqa: E402
 
 if TYPE_CHECKING:
     from portlint.engine import Known, Prepared
@@ -71,7 +72,8 @@ def _check(args: list[str], warm: Warm) -> int:
 
     known = Known(warm.root, warm.handed, confirm=warm.confirm)
     try:
-        known = known._replace(ahead=_ahead(warm, known))
+        if fast("ahead"):
+            known = known._replace(ahead=_ahead(warm, known))
     except KeyboardInterrupt:  # most of a cold check's time: ^C ends it as it ends the CLI's
         from portlint.cli import interrupted
 

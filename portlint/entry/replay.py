@@ -59,6 +59,7 @@ from typing import Any, BinaryIO
 from portlint import __version__
 from portlint.config import locate
 from portlint.speed import cache
+from portlint.speed.switch import fast
 from portlint.stages import discover, read
 
 FORMAT = 2  # 2: the files' stamps beside the key
@@ -344,7 +345,7 @@ def _encoded(text: str) -> bytes:
 def prepare(args: list[str]) -> Warm | None:
     """The warm path's key for these arguments, or None when the run cannot be replayed."""
     parsed = parse(args)
-    if parsed is None or os.environ.get("PORTLINT_NO_CACHE"):
+    if parsed is None or os.environ.get("PORTLINT_NO_CACHE") or not fast("replay"):
         return None
     if not all(hasattr(s, "buffer") and getattr(s, "encoding", None) for s in (sys.stdout, sys.stderr)):
         return None

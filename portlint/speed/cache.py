@@ -38,6 +38,7 @@ from typing import Any
 
 from portlint import __version__
 from portlint.speed.interrupts import held_interrupts
+from portlint.speed.switch import plain
 
 DIRECTORY = ".portlint_cache"
 ENVIRONMENT = "PORTLINT_CACHE_DIR"  # the folder, when the user names it in the environment
@@ -59,6 +60,7 @@ def salt(selector_names: Iterable[str]) -> str:
     h = hashlib.blake2b(digest_size=16)
     h.update(f"{FORMAT}\0{__version__}\0{_source_hash()}\0".encode())
     h.update(f"{sys.implementation.name}\0{sys.version}\0{distributions()}\0".encode("utf-8", "surrogateescape"))
+    h.update(",".join(sorted(plain())).encode() + b"\0")  # a plain way kept apart: a difference is a bug to see
     for name in sorted(set(selector_names)):
         h.update(name.encode() + b"\0")
     return h.hexdigest()

@@ -12,9 +12,12 @@ for the places of only those it holds.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache, wraps
 from typing import Any, TypeVar
+
+from portlint.speed.switch import fast
 
 # Every literal a byte test asks about, by the test that asks (`holds` answers for any other
 # literal too, by a pass of its own: tests/speed/test_literals.py keeps this list complete).
@@ -70,6 +73,8 @@ def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
 def port_token(data: bytes, which: int | None = None) -> bool:
     """Whether the bytes hold a port token (the prefilter's, portlint.stages.prefilter), or the `which`th of
     RE2_PORT_TOKENS, found in the same pass."""
+    if not fast("needles"):
+        return any(token.search(data) for token in _plain_tokens()[slice(None) if which is None else slice(which, which + 1)])
     if which is None:
         return _bits(data) >> _TOKENS_AT != 0
     return bool(_bits(data) >> (_TOKENS_AT + which) & 1)
@@ -78,7 +83,7 @@ def port_token(data: bytes, which: int | None = None) -> bool:
 def holds(data: bytes, literal: bytes) -> bool:
     """`literal in data`."""
     at = _INDEX.get(literal)
-    if at is None:
+    if at is None or not fast("needles"):
         return literal in data
     return bool(_bits(data) >> at & 1)
 
@@ -86,7 +91,7 @@ def holds(data: bytes, literal: bytes) -> bool:
 def holds_folded(data: bytes, word: bytes) -> bool:
     """`word in data.lower()`, for a lower-case `word` (ASCII letters are matched in either case)."""
     at = _FOLDED_INDEX.get(word)
-    if at is None:
+    if at is None or not fast("needles"):
         return word in data.lower()
     return bool(_bits(data) >> at & 1)
 
@@ -95,6 +100,12 @@ def holds_folded(data: bytes, word: bytes) -> bool:
 def _bits(data: bytes) -> int:
     """A bit per needle the bytes hold, then one per folded word, then one per port token."""
     return sum(1 << i for i in _matcher().Match(data) or ())
+
+
+@cache
+def _plain_tokens() -> tuple[re.Pattern[bytes], ...]:
+    """RE2_PORT_TOKENS for `re`, each searched on its own (the plain way)."""
+    return tuple(re.compile(token) for token in RE2_PORT_TOKENS)
 
 
 @cache

@@ -25,6 +25,7 @@ from portlint.model.records import replace
 from portlint.model.sites import Failure, literal_written
 from portlint.model.source import Source
 from portlint.speed import cache, pool
+from portlint.speed.switch import fast
 from portlint.stages.discover import Candidate, Listing
 from portlint.stages.extract.yaml_tree import flat
 from portlint.stages.prefilter import Prefilter, prefilter, worth_parsing
@@ -70,11 +71,12 @@ def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored:
 
 
 def worth_extracting(kind: str, data: bytes, pattern: Prefilter) -> bool:
-    """The prefilter's decision, narrowed for YAML by the extractor's own byte test: a YAML file
-    is composed only where a key, a comment or a command can yield something."""
-    if not worth_parsing(kind, data, pattern):
+    """The prefilter's decision (the fast path `prefilter`), narrowed for YAML by the extractor's
+    own byte test (`yaml`): a YAML file is composed only where a key, a comment or a command can
+    yield something."""
+    if fast("prefilter") and not worth_parsing(kind, data, pattern):
         return False
-    if kind != "yaml":
+    if kind != "yaml" or not fast("yaml"):
         return True
     from portlint.stages.extract.yaml import worth_composing
 

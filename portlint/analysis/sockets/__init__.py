@@ -110,7 +110,10 @@ def _imports(data: bytes) -> ast.Module | None:
     it (on trl, one whole parse of 14 ms at rules time for nothing). Every import statement
     spells `import` on one of its lines; python_outline blanks the other statements."""
     from portlint.speed import outline as python_outline
+    from portlint.speed.switch import fast
 
+    if not fast("outline"):
+        return _parse(data)
     starts = line_starts(data)
     sparse = python_outline.sparse(data, sorted(lines_holding(data, starts, [b"import"], whole=False)), starts)
     tree = _parse(sparse) if sparse is not None else None

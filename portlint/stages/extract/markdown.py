@@ -31,6 +31,7 @@ from portlint.model.naming import NameFilter, role_of
 from portlint.model.records import replace
 from portlint.model.sites import Site
 from portlint.model.source import Source
+from portlint.speed.switch import fast
 from portlint.stages.extract import prose, suppression_in
 
 if TYPE_CHECKING:
@@ -70,6 +71,10 @@ class _Line(NamedTuple):
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
+    """The sites and suppressions of the file; where the fast path `markdown` is taken, only a
+    file whose bytes can hold one is parsed."""
+    if not fast("markdown"):
+        return read(source, names)
     data = source.data
     if b"`" not in data and b"|" not in data and b"<!--" not in data and not any(c in data for c in b"0123456789"):
         return Extraction()  # no code span, table, comment or number: nothing to find
