@@ -7,6 +7,10 @@ what the fast ones are tested against (tests/speed/test_plain.py: the fixtures a
 repository, output compared byte for byte) and measured against (`tests/bench/bench.py --plain
 NAME`). The variable is read once, when this module is imported; `taking_plain` switches
 within one process, for tests.
+
+A plain way reports what the fast one does, with one exception: a file (or a YAML document) a
+byte test proves to hold nothing is not parsed by the fast path, so a parse error in it goes
+unreported, as in any file the prefilter drops; the plain way parses it and reports it (PL001).
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ FAST_PATHS = {
     "needles": "the byte tests' literals found in one RE2 pass over a file (plain: a search per literal)",
     "outline": "a Python module parsed with its cold statements blanked (plain: parsed whole)",
     "yaml": "a YAML file composed only where its bytes can yield something (plain: every YAML file the prefilter keeps)",
+    "documents": "of a YAML stream, only the documents whose bytes can yield something composed (plain: every document)",
     "markdown": "a Markdown file parsed only where a line writes a wanted name and a number (plain: every one kept)",
     "replay": "a check whose inputs are all unchanged replays its last output (plain: every check runs)",
     "ahead": "a cold check's files read and extracted before the CLI is imported (plain: after it)",
