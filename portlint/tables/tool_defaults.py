@@ -23,9 +23,13 @@ from portlint.speed.needles import holds
 # tests first (portlint.speed.needles: one pass for all); the regex only where "start" occurs.
 # tests/rules/test_tool_defaults.py keeps this in step with the table.
 _NEEDLES = (b"rayStartParams", b"torchrun", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR")
-_RAY_START = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b")
+# `ray start`, and its words as items of a list (`[ray, start]`, `["ray", "start"]`, a YAML block
+# sequence's `- ray` then `- start`): what lies between is blanks, quotes, commas and dashes, or a
+# line break or tab escaped in a string (`"...\nray start"`, which also stands before the word).
+_BETWEEN_WORDS = rb"(?:[\s,'\"-]|\\[ntr])+"
+_RAY_START = re.compile(rb"ray(?:(?<![\w]ray)|(?<=\\[ntr]ray))" + _BETWEEN_WORDS + rb"start\b")
 # `"$RAY_BIN" start`, `${RAY} start`: a program held in a variable (resolved by `programs_resolved`).
-_VARIABLE_START = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?[\"']?[ \t]+start\b")
+_VARIABLE_START = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?" + _BETWEEN_WORDS + rb"start\b")
 # What a variable holding a program is assigned: `$(which ray)`, `$(command -v ray)`, a path, `${X:-ray}`.
 _LOOKUP = re.compile(r"(?:\$\(|`)(?:which|command -v|type -P)[ \t]+([^\s()`]+)[ \t]*(?:\)|`)")
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^{}\s]+)\}")
