@@ -25,6 +25,7 @@ FAST_PATHS = {
     "outline": "a Python module parsed with its cold statements blanked (plain: parsed whole)",
     "yaml": "a YAML file composed only where its bytes can yield something (plain: every YAML file the prefilter keeps)",
     "documents": "of a YAML stream, only the documents whose bytes can yield something composed (plain: every document)",
+    "commands": "a YAML or Python file's commands read only where its bytes mention a tool (plain: every file's)",
     "markdown": "a Markdown file parsed only where a line writes a wanted name and a number (plain: every one kept)",
     "replay": "a check whose inputs are all unchanged replays its last output (plain: every check runs)",
     "ahead": "a cold check's files read and extracted before the CLI is imported (plain: after it)",

@@ -74,7 +74,9 @@ _COMMENT = re.compile(rb"#[^\n]*")
 def extract(source: Source, names: NameFilter) -> Extraction:
     hot, hot_starts = _hot_lines(source, names)
     # A line with a command word is where the command reader starts: without one it reads nothing.
-    command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
+    # Commands matter where they may run a tool of the table (PL603): read only then (`commands`).
+    reads = not fast("commands") or mentions_tool("python", source.data)
+    command_hot = (python_commands.hot_lines(source.data) or None) if reads else None
     socket_code, starts = sockets.uses_sockets(source.data), rendezvous.worth_reading(source.data)
     parsed = _parse(source, hot, hot_starts, command_hot, socket_code, starts)
     analysed = socket_code or starts  # analysis.worth_reading
