@@ -104,12 +104,12 @@ _LATER = ("portlint.cli", "portlint.report", "portlint.report.text", "json")
 def run() -> NoReturn:
     """The `portlint` command (and `python -m portlint`): `main`, then out without tearing the
     interpreter down, as mypy's fast exit does. A check leaves many objects (every file's
-    extraction, its bytes): freeing them one by one at exit cost ~13 ms of a cold check of
-    AReaL. Nothing is left to do at exit but the flushes done here (files are written and
-    closed, workers reaped, and no exit handler is registered); a flush that fails exits 120,
-    as the interpreter's own would. Collections are rare from the start (GC_THRESHOLDS): every
-    700 allocations, importing portlint collected 28 times, ~7 ms of every run (a replayed one's
-    too) before a cold check's pool forks."""
+    extraction, its bytes), and freeing them one by one at exit is a cost of its own. Nothing is
+    left to do at exit but the flushes done here (files are written and closed, workers reaped,
+    and no exit handler is registered); a flush that fails exits 120, as the interpreter's own
+    would. Collections are rare from the start (GC_THRESHOLDS): at the interpreter's default,
+    importing portlint alone collects many times, in every run (a replayed one's too) and before
+    a cold check's pool forks."""
     _quiet_interrupts()
     gc.set_threshold(*GC_THRESHOLDS)
     code = main()

@@ -3,7 +3,7 @@
 The byte tests run before any parse (socket code that binds, a rendezvous start next to a
 port, a tool of the defaults table) look for these literals in every Python, YAML and shell
 file. `literal in data` is one pass over the file per literal, and a literal most files
-lack costs a pass over all of it: ~20 passes over every byte of a repository's Python. RE2's
+lack costs a pass over all of it: some twenty passes over every byte of a repository's Python. RE2's
 Set (google-re2) matches every literal in one pass; `holds` asks it once per file (the last
 file's answer is kept) and tells whether one literal was among them. The prefilter's port
 tokens are found in the same pass (`port_token`), and so are the words the Python extractor's
@@ -56,8 +56,8 @@ _NOTHING = object()  # what no caller asks about
 def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
     """`compute` whose answer for the object last asked about (by identity) is kept: the stages
     ask the same things of one file (its line starts, its searchable form, its byte tests) or of
-    one layout in turn, and asking again cost (on AReaL ~15 ms of the per-file stage's CPU for
-    the byte tests alone). Another object, even with equal bytes, is asked afresh."""
+    one layout in turn, and asking again is a cost (the byte tests alone: a measurable part of
+    the per-file stage). Another object, even with equal bytes, is asked afresh."""
     last: list[Any] = [_NOTHING, None]
 
     @wraps(compute)

@@ -38,10 +38,11 @@ Job = tuple[str, str, bytes, bool]  # (path, kind, bytes, one side of a frozen p
 # What the per-file stage imports on first use, by the kind of file that needs it ("": every
 # kind): imported before a pool forks, or each worker imports it all again, and only for the
 # kinds there are in more than one task (pool.tasks). Only a cost, never a result, if it falls
-# behind: tests/perf/test_pool_pins.py keeps it complete.
+# behind: tests/perf/test_fork.py keeps it complete.
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
     "": ("portlint.stages.extract", "portlint.stages.extract.prose"),
     "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",
+             "portlint.speed.yaml_stream",
              "portlint.stages.extract.shell", "portlint.analysis.scripts", "ruamel.yaml", "ruamel.yaml.cyaml"),
     "python": ("portlint.stages.extract.python", "portlint.stages.extract.python_commands", "portlint.speed.outline",
                "portlint.stages.extract.shell", "portlint.analysis.scripts", "portlint.analysis.sockets.calls",
