@@ -7,7 +7,8 @@ short, with the cold code between them that they skip.
 * YAML streams: fixture documents between generated cold ones (a CRD schema that says `port`
   everywhere and runs nothing, a config map with `#` inside its scalars), joined by `---` and
   `...` markers, some with a scalar that keeps its trailing blank lines (`|+`);
-* shell scripts and Markdown pages: fixture files joined, between filler.
+* shell scripts and Markdown pages: fixture files joined, between filler;
+* files with nothing to check beside them, as most of a repository's are.
 
 The fixture files are the shapes portlint's rules are written for; what is generated around them
 is only what a fast path must see past. Nothing is read from outside the project.
@@ -81,6 +82,8 @@ data:
 '''
 FILLER_SHELL = '#!/bin/bash\nset -euo pipefail\nfor step in $(seq 1 {n}); do\n  echo "step $step of {n}"\ndone\n'
 FILLER_MARKDOWN = '\n## Section {n}\n\nRun `python train.py --steps {n}` and compare the loss with the reference.\n'
+# A page whose words pass the prefilter (a port token) but where no line writes a port and a number.
+COLD_MARKDOWN = '# Serving {n}\n\nThe server picks its port when it starts.\n' + FILLER_MARKDOWN
 
 
 def fixture_files() -> dict[str, list[str]]:
@@ -139,6 +142,11 @@ def build(root: Path, seed: int, files: int = 40, layout: bool = False) -> None:
         _write(root / f"deploy/stream_{index}.yaml", _yaml(rng, texts["yaml"], index))
         _write(root / f"scripts/launch_{index}.sh", _joined(rng, texts["shell"], FILLER_SHELL, index, strip_shebang=True))
         _write(root / f"docs/page_{index}.md", _joined(rng, texts["markdown"], FILLER_MARKDOWN, index))
+        # Files with nothing to check, most of a real repository: the prefilter drops them, or
+        # (the page) the Markdown byte test.
+        _write(root / f"pkg/cold_{index}.py", "import os\n" + COLD_PYTHON.format(n=index, v=index))
+        _write(root / f"scripts/cold_{index}.sh", FILLER_SHELL.format(n=index))
+        _write(root / f"docs/notes_{index}.md", COLD_MARKDOWN.format(n=index))
 
 
 def _write(path: Path, text: str) -> None:
