@@ -55,8 +55,8 @@ VARIABLES_PER_STEP = 64  # hashing or comparing this many costs about what follo
 LOOP_ROUNDS = 2
 _COMPARED = 16  # up to this many paths, `_distinct` compares them pair by pair
 # From this many paths on, the variables nothing reads again are dropped (`_forget`): with fewer,
-# finding them costs more than the paths they would merge (verl's ray/base.py took twice as long
-# when it was done from two paths on, every function's reads worked out for it).
+# finding them costs more than the paths they would merge (done from two paths on, with every
+# function's reads worked out for it, a module of many small functions took twice as long).
 FORGET_FROM = 8
 
 
@@ -229,8 +229,8 @@ class Flow(Evaluator):
         differ only in those are then one. Nothing the walk does later can tell (it reads a
         variable only where the code names it, and one it does not hold reads as nothing), and a
         function with many branches and loops no longer runs its last statements once for each
-        of up to MAX_PATHS paths that differ only in what its earlier loops left behind (sglang's
-        `register_graph_inputs`: 64 paths of 60 variables, ~0.2 s). In a loop, what the loop
+        of up to MAX_PATHS paths that differ only in what its earlier loops left behind (64 paths of
+        dozens of variables each). In a loop, what the loop
         reads is read again by its next round; parameters, `self` and attributes are kept."""
         last = self.index.last_reads(self.node)
         since = (self.loops[0].node.lineno, self.loops[0].node.col_offset) if self.loops else \

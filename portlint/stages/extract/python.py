@@ -478,8 +478,8 @@ _LINE_ENDS = re.compile(rb"[\r\n]")
 def _imports_here(data: bytes, at: int) -> bool:
     """Whether the line of offset `at` can spell a module's name in an import (`from click import
     option`): it spells `import` too, or goes on to the next line (a backslash). Where a module
-    calls `click.echo` on every other line, only its imports are then hot (skypilot's
-    `cli/command.py`: 535 hot lines, the finder visiting most of the module, ~40 ms)."""
+    calls `click.echo` on every other line, only its imports are then hot (else hundreds of hot
+    lines, and the finder visiting most of the module)."""
     start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
     found = _LINE_ENDS.search(data, at)
     line = data[start:found.start() if found else len(data)]
@@ -496,7 +496,7 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
 
     A spelling of `port` or a word of _HOT_WORDS is looked for only in a file that holds it, as
     the one pass of portlint.speed.needles tells (the extraction asks it anyway: `mentions_tool`):
-    most files hold neither hot word, nor `Port` or `PORT` (on AReaL ~6 ms of CPU less)."""
+    most files hold neither hot word, nor `Port` or `PORT`."""
     from portlint.stages.prefilter import prefilter
 
     data = source.data

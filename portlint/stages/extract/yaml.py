@@ -57,7 +57,7 @@ def _c_composer() -> Any:
     """ruamel.yaml.clib's parser with the resolver hooks it calls while composing (as
     ruamel.yaml.cyaml's loaders have them, without a constructor); None when the C
     extension is not installed. Made once: `YAML().compose_all` builds a loader class
-    and a resolver on every call (≈0.15 ms a file)."""
+    and a resolver on every call, a cost of every file."""
     try:
         from ruamel.yaml.cyaml import CParser
     except ImportError:
@@ -83,7 +83,7 @@ def _c_composer() -> Any:
 
 @lru_cache(maxsize=1)
 def _pure_yaml() -> Any:
-    """The pure composer: the same nodes and marks as the C one, ≈6× slower."""
+    """The pure composer: the same nodes and marks as the C one, several times slower."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe", pure=True)
@@ -116,8 +116,8 @@ _ALIAS_KEY = re.compile(rb"(?:^[ \t-]*|[{,][ \t]*)\*[^ \t\r\n,\[\]{}]+[ \t]*:", 
 _ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
 
 
-# Large files read once per process: a Helm chart vendors its operator's CRDs (kuberay: three
-# CRDs of 0.8-1 MiB, each at two paths), and reading one costs ten scans of its bytes.
+# Large files read once per process: a Helm chart vendors its operator's CRDs (a repository may
+# hold the same large CRD at two paths), and reading one costs ten scans of its bytes.
 _LARGE = 1 << 18
 _VERDICTS: dict[tuple[bytes, tuple[re.Pattern[bytes], ...], tuple[bytes, ...]], bool] = {}
 
