@@ -128,3 +128,11 @@ def test_a_stream_read_by_its_hot_documents_gives_what_the_whole_stream_gives(pa
     assert fast is not None  # a document was cold: the fast path was taken
     plain = yaml.extract_with_roots(source, NameFilter())[0]
     assert fast == plain and fast.sites
+
+
+def test_a_stream_whose_kept_document_nests_too_deep_is_left_to_the_whole_stream() -> None:
+    """The whole stream then reports it (TooDeep, PL001), where it is first."""
+    deep = "admin_port: " + "[" * (yaml.MAX_DEPTH + 1) + "]" * (yaml.MAX_DEPTH + 1) + "\n"
+    source = Source("deploy/release.yaml", _stream((CRD, deep)).encode())
+    assert yaml._hot_documents(source, NameFilter()) is None
+    assert "nested deeper" in yaml.extract(source, NameFilter()).error

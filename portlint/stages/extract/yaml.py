@@ -370,7 +370,9 @@ def _hot_documents(source: Source, names: NameFilter) -> Extraction | None:
     nothing (worth_composing) blanked (portlint.speed.yaml_stream): the same nodes at the same
     places for the others. None where that is not worth it (one document, none of them cold)
     or not sure: the stream is unsure where its documents are, or does not compose so, or
-    repeats a key (then the whole stream says what is wrong, and where first)."""
+    repeats a key, or a document it composes nests too deep (then the whole stream says what
+    is wrong, and where first). A blanked document is not composed, so its errors, and its
+    depth, go unreported (portlint.speed.switch)."""
     from ruamel.yaml import YAMLError
 
     from portlint.stages.prefilter import prefilter
@@ -378,7 +380,7 @@ def _hot_documents(source: Source, names: NameFilter) -> Extraction | None:
     bom = 1 if source.text.startswith("\ufeff") else 0
     body = source.text[bom:]
     spans = yaml_stream.documents(body)
-    if spans is None or len(spans) < 2 or too_deep(body):
+    if spans is None or len(spans) < 2:
         return None
     pattern = prefilter(names.selector_names)
     cold, objects = [], []
@@ -387,6 +389,8 @@ def _hot_documents(source: Source, names: NameFilter) -> Extraction | None:
         # A cold document still decides two facts of the whole file (_PodScope): whether a
         # mapping sets hostNetwork (then it is composed), and whether it is a Kubernetes object.
         if _worth_composing(data, pattern.tokens, pattern.keys) or (b"hostNetwork" in data and _HOST_NETWORK.search(data)):
+            if too_deep(body[start:end]):
+                return None  # the whole stream says so
             continue
         kind = _object_written(data)
         if kind is None:
@@ -399,7 +403,7 @@ def _hot_documents(source: Source, names: NameFilter) -> Extraction | None:
         return None
     text = yaml_stream.blanked(body, cold)
     try:
-        composed = _composed(text)  # blanks nest nothing: no deeper than the body, bounded above
+        composed = _composed(text)  # blanks nest nothing: no deeper than the documents kept, bounded above
     except (YAMLError, RecursionError):
         return None
     # A blanked document after a `---` composes to an empty scalar: not one of the file's roots.
