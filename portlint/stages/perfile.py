@@ -122,6 +122,7 @@ class Visitor(NamedTuple):
     pattern: Prefilter
     mirrored: frozenset[str]  # both sides of every frozen pair: extracted whatever the prefilter says
     store: cache.Cache | None
+    folders: dict[str, bool]  # the folders whose way into the tree was looked at (discover.leads_inside), this process's
 
 
 class Visit(NamedTuple):
@@ -143,7 +144,7 @@ def scan(listing: Listing, names: NameFilter, mirrored: Iterable[str], store: ca
     what reading told the run; the cache keeps what was taken from it and learns what was
     computed. `meanwhile`: this process's own work while the pool's workers start (imports of
     the stages after this one)."""
-    visitor = Visitor(listing.root, names, prefilter(names.selector_names), frozenset(mirrored), store)
+    visitor = Visitor(listing.root, names, prefilter(names.selector_names), frozenset(mirrored), store, {})
     visits = _visited(visitor, listing, meanwhile)
     return _scanned(visitor, listing.files, visits)
 
@@ -223,7 +224,7 @@ def _visit(visitor: Visitor, candidate: Candidate, extract: bool) -> Visit:
     (_scanned applies what the visits found)."""
     path, kind = candidate.path, candidate.kind
     store = visitor.store
-    read = read_file(visitor.root, path, store is not None, visitor.pattern.search)
+    read = read_file(visitor.root, path, store is not None, visitor.pattern.search, visitor.folders)
     data = read.data
     if data is None:
         return Visit(read)
