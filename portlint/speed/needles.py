@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache, wraps
+from functools import cache, lru_cache, wraps
 from typing import Any, TypeVar
 
 from portlint.speed.switch import fast
@@ -86,6 +86,27 @@ def holds(data: bytes, literal: bytes) -> bool:
     if at is None or not fast("needles"):
         return literal in data
     return bool(_bits(data) >> at & 1)
+
+
+def holds_any(data: bytes, literals: tuple[bytes, ...]) -> bool:
+    """`any(literal in data for literal in literals)`: one test of the pass's answer where every
+    literal is one of NEEDLES (a byte test asks about a table's words together)."""
+    mask = _mask(literals)
+    if mask is None or not fast("needles"):
+        return any(literal in data for literal in literals)
+    return bool(_bits(data) & mask)
+
+
+@lru_cache(maxsize=32)
+def _mask(literals: tuple[bytes, ...]) -> int | None:
+    """The bits of the literals in the pass's answer; None where one is not a needle."""
+    mask = 0
+    for literal in literals:
+        at = _INDEX.get(literal)
+        if at is None:
+            return None
+        mask |= 1 << at
+    return mask
 
 
 def holds_folded(data: bytes, word: bytes) -> bool:

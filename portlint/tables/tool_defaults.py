@@ -16,7 +16,7 @@ from typing import Any
 
 from portlint.model.records import Struct, replace
 from portlint.model.sites import Command
-from portlint.speed.needles import holds
+from portlint.speed.needles import holds, holds_any
 
 # What the table's tools look like as bytes: a file without any runs none of them,
 # whatever its port tokens say (`ray start` with no port option at all). Literal
@@ -100,7 +100,7 @@ def mentions_tool(kind: str, data: bytes) -> bool:
     """Whether a script, YAML or Python file may run a tool of the table (a cheap byte test)."""
     if kind not in ("shell", "yaml", "python"):
         return False
-    if any(holds(data, needle) for needle in _NEEDLES):
+    if holds_any(data, _NEEDLES):
         return True
     if not holds(data, b"start"):
         return False
