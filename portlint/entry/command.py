@@ -42,6 +42,7 @@ import gc  # noqa: E402
 from typing import TYPE_CHECKING, NoReturn  # noqa: E402
 
 from portlint import GC_THRESHOLDS  # noqa: E402 - after the handler, as gc and typing are
+from portlint.speed.switch import fast  # noqa: E402
 
 if TYPE_CHECKING:
     from portlint.engine import Known, Prepared
@@ -71,7 +72,8 @@ def _check(args: list[str], warm: Warm) -> int:
 
     known = Known(warm.root, warm.handed, confirm=warm.confirm)
     try:
-        known = known._replace(ahead=_ahead(warm, known))
+        if fast("ahead"):
+            known = known._replace(ahead=_ahead(warm, known))
     except KeyboardInterrupt:  # most of a cold check's time: ^C ends it as it ends the CLI's
         from portlint.cli import interrupted
 
@@ -102,12 +104,12 @@ _LATER = ("portlint.cli", "portlint.report", "portlint.report.text", "json")
 def run() -> NoReturn:
     """The `portlint` command (and `python -m portlint`): `main`, then out without tearing the
     interpreter down, as mypy's fast exit does. A check leaves many objects (every file's
-    extraction, its bytes): freeing them one by one at exit cost ~13 ms of a cold check of
-    AReaL. Nothing is left to do at exit but the flushes done here (files are written and
-    closed, workers reaped, and no exit handler is registered); a flush that fails exits 120,
-    as the interpreter's own would. Collections are rare from the start (GC_THRESHOLDS): every
-    700 allocations, importing portlint collected 28 times, ~7 ms of every run (a replayed one's
-    too) before a cold check's pool forks."""
+    extraction, its bytes), and freeing them one by one at exit is a cost of its own. Nothing is
+    left to do at exit but the flushes done here (files are written and closed, workers reaped,
+    and no exit handler is registered); a flush that fails exits 120, as the interpreter's own
+    would. Collections are rare from the start (GC_THRESHOLDS): at the interpreter's default,
+    importing portlint alone collects many times, in every run (a replayed one's too) and before
+    a cold check's pool forks."""
     _quiet_interrupts()
     gc.set_threshold(*GC_THRESHOLDS)
     code = main()

@@ -59,6 +59,7 @@ from typing import Any, BinaryIO
 from portlint import __version__
 from portlint.config import locate
 from portlint.speed import cache
+from portlint.speed.switch import fast
 from portlint.stages import discover, read
 
 FORMAT = 2  # 2: the files' stamps beside the key
@@ -168,8 +169,8 @@ class Warm:
             (name, value) for name, value in os.environ.items()
             if name in _ENVIRONMENT or name.startswith(_ENVIRONMENT_PREFIXES)
         )
-        # repr, not json: json is imported only to load or store an entry (~2.5 ms before a
-        # cold check's pool forks); these are strings, tuples, lists, booleans and None.
+        # repr, not json: json is imported only to load or store an entry (not before a cold
+        # check's pool forks); these are strings, tuples, lists, booleans and None.
         return repr([FORMAT, __version__, sys.version, self.args, os.getcwd(), environment, streams])
 
     def _head(self) -> str:
@@ -230,8 +231,8 @@ class Warm:
     def _after(self) -> str | None:
         """The run's key: the one made before it or, after a run that hashed nothing before, from
         the digests of what the engine read (the bytes its output came from), each path taken
-        for what its stamp found it to be, and the other paths read now. (A second lstat of
-        every path cost ~4 ms of AReaL's check, after its output.)"""
+        for what its stamp found it to be, and the other paths read now (not a second lstat of
+        every path, after the output)."""
         if self.key or self.engine_read is None:
             return self.key or None
         engine_read = self.engine_read
@@ -344,7 +345,7 @@ def _encoded(text: str) -> bytes:
 def prepare(args: list[str]) -> Warm | None:
     """The warm path's key for these arguments, or None when the run cannot be replayed."""
     parsed = parse(args)
-    if parsed is None or os.environ.get("PORTLINT_NO_CACHE"):
+    if parsed is None or os.environ.get("PORTLINT_NO_CACHE") or not fast("replay"):
         return None
     if not all(hasattr(s, "buffer") and getattr(s, "encoding", None) for s in (sys.stdout, sys.stderr)):
         return None

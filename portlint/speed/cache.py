@@ -38,6 +38,7 @@ from typing import Any
 
 from portlint import __version__
 from portlint.speed.interrupts import held_interrupts
+from portlint.speed.switch import plain
 
 DIRECTORY = ".portlint_cache"
 ENVIRONMENT = "PORTLINT_CACHE_DIR"  # the folder, when the user names it in the environment
@@ -46,9 +47,9 @@ _PACKAGES = ("portlint",)  # whose source files make up the salt (portlint.rules
 
 
 def digest(data: bytes) -> str:
-    """A file's content digest. sha256, not blake2b: OpenSSL's sha256 is ~2.5x faster on this
-    kind of machine (0.024 s against 0.061 s over the 11 MiB of a real repository), and the warm
-    path (portlint/entry/replay.py) hashes every file a check may read."""
+    """A file's content digest. sha256, not blake2b: OpenSSL's sha256 is the faster of the two
+    here (docs/performance.md), and the warm path (portlint/entry/replay.py) hashes every file a
+    check may read."""
     return hashlib.sha256(data).hexdigest()[:32]
 
 
@@ -59,6 +60,7 @@ def salt(selector_names: Iterable[str]) -> str:
     h = hashlib.blake2b(digest_size=16)
     h.update(f"{FORMAT}\0{__version__}\0{_source_hash()}\0".encode())
     h.update(f"{sys.implementation.name}\0{sys.version}\0{distributions()}\0".encode("utf-8", "surrogateescape"))
+    h.update(",".join(sorted(plain())).encode() + b"\0")  # a plain way kept apart: a difference is a bug to see
     for name in sorted(set(selector_names)):
         h.update(name.encode() + b"\0")
     return h.hexdigest()
@@ -88,9 +90,9 @@ def distributions() -> str:
 def _source_hash() -> str:
     """A fingerprint of portlint's own .py/.json/.yaml files (each one's path, size and
     modification time): editing or reinstalling portlint invalidates its cache. By stat, not
-    by bytes: reading the ~100 files cost ~4 ms of every run, a warm one's too. One scandir
-    per folder and one hash of it all (os.walk, relpath and a hash update per file cost
-    ~2 ms more, before a cold check's pool forks)."""
+    by bytes: reading portlint's own files would be a cost of every run, a warm one's too. One
+    scandir per folder and one hash of it all: os.walk, relpath and a hash update per file cost
+    more, before a cold check's pool forks."""
     global _SOURCE_HASH
     if _SOURCE_HASH is None:
         parts = []
@@ -310,7 +312,7 @@ def prepare_directory(directory: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Temporary beside the target, then rename: readers never see half a file. The temporary's
     name holds this process's id and the time, and is created only if new (tempfile's import,
-    with shutil and random, is ~4 ms of a check that uses nothing else of it)."""
+    with shutil and random, would be a cost of a check that uses nothing else of it)."""
     temporary = str(path.parent / f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     with held_interrupts():  # ^C exits at once: never between the temporary's creation and its end
         handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -3,7 +3,7 @@
 The byte tests run before any parse (socket code that binds, a rendezvous start next to a
 port, a tool of the defaults table) look for these literals in every Python, YAML and shell
 file. `literal in data` is one pass over the file per literal, and a literal most files
-lack costs a pass over all of it: ~20 passes over every byte of a repository's Python. RE2's
+lack costs a pass over all of it: some twenty passes over every byte of a repository's Python. RE2's
 Set (google-re2) matches every literal in one pass; `holds` asks it once per file (the last
 file's answer is kept) and tells whether one literal was among them. The prefilter's port
 tokens are found in the same pass (`port_token`), and so are the words the Python extractor's
@@ -12,9 +12,12 @@ for the places of only those it holds.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from functools import cache, wraps
+from functools import cache, lru_cache, wraps
 from typing import Any, TypeVar
+
+from portlint.speed.switch import fast
 
 # Every literal a byte test asks about, by the test that asks (`holds` answers for any other
 # literal too, by a pass of its own: tests/speed/test_literals.py keeps this list complete).
@@ -53,8 +56,8 @@ _NOTHING = object()  # what no caller asks about
 def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
     """`compute` whose answer for the object last asked about (by identity) is kept: the stages
     ask the same things of one file (its line starts, its searchable form, its byte tests) or of
-    one layout in turn, and asking again cost (on AReaL ~15 ms of the per-file stage's CPU for
-    the byte tests alone). Another object, even with equal bytes, is asked afresh."""
+    one layout in turn, and asking again is a cost (the byte tests alone: a measurable part of
+    the per-file stage). Another object, even with equal bytes, is asked afresh."""
     last: list[Any] = [_NOTHING, None]
 
     @wraps(compute)
@@ -70,6 +73,8 @@ def of_last(compute: Callable[[K], T]) -> Callable[[K], T]:
 def port_token(data: bytes, which: int | None = None) -> bool:
     """Whether the bytes hold a port token (the prefilter's, portlint.stages.prefilter), or the `which`th of
     RE2_PORT_TOKENS, found in the same pass."""
+    if not fast("needles"):
+        return any(token.search(data) for token in _plain_tokens()[slice(None) if which is None else slice(which, which + 1)])
     if which is None:
         return _bits(data) >> _TOKENS_AT != 0
     return bool(_bits(data) >> (_TOKENS_AT + which) & 1)
@@ -78,15 +83,36 @@ def port_token(data: bytes, which: int | None = None) -> bool:
 def holds(data: bytes, literal: bytes) -> bool:
     """`literal in data`."""
     at = _INDEX.get(literal)
-    if at is None:
+    if at is None or not fast("needles"):
         return literal in data
     return bool(_bits(data) >> at & 1)
+
+
+def holds_any(data: bytes, literals: tuple[bytes, ...]) -> bool:
+    """`any(literal in data for literal in literals)`: one test of the pass's answer where every
+    literal is one of NEEDLES (a byte test asks about a table's words together)."""
+    mask = _mask(literals)
+    if mask is None or not fast("needles"):
+        return any(literal in data for literal in literals)
+    return bool(_bits(data) & mask)
+
+
+@lru_cache(maxsize=32)
+def _mask(literals: tuple[bytes, ...]) -> int | None:
+    """The bits of the literals in the pass's answer; None where one is not a needle."""
+    mask = 0
+    for literal in literals:
+        at = _INDEX.get(literal)
+        if at is None:
+            return None
+        mask |= 1 << at
+    return mask
 
 
 def holds_folded(data: bytes, word: bytes) -> bool:
     """`word in data.lower()`, for a lower-case `word` (ASCII letters are matched in either case)."""
     at = _FOLDED_INDEX.get(word)
-    if at is None:
+    if at is None or not fast("needles"):
         return word in data.lower()
     return bool(_bits(data) >> at & 1)
 
@@ -95,6 +121,12 @@ def holds_folded(data: bytes, word: bytes) -> bool:
 def _bits(data: bytes) -> int:
     """A bit per needle the bytes hold, then one per folded word, then one per port token."""
     return sum(1 << i for i in _matcher().Match(data) or ())
+
+
+@cache
+def _plain_tokens() -> tuple[re.Pattern[bytes], ...]:
+    """RE2_PORT_TOKENS for `re`, each searched on its own (the plain way)."""
+    return tuple(re.compile(token) for token in RE2_PORT_TOKENS)
 
 
 @cache

@@ -23,6 +23,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
+from portlint.speed.switch import fast
+
 TASKS = 256  # as many as a byte numbers
 _LENGTH = struct.Struct("<I")  # a frame's length, before the frame: (task number, result) pickled
 _PIPE_BYTES = 1 << 20  # results a worker may send before this process reads them (Linux: F_SETPIPE_SZ)
@@ -40,6 +42,8 @@ _TAIL_RUNS = 3  # the halving runs cut two runs' worth into five: three more (`r
 def workers(size: int, rest: int = 0) -> int:
     """Processes for work on `size` bytes, with `rest` files left to read (0 once reading is
     known to be cheap: results kept from an earlier run)."""
+    if not fast("pool"):
+        return 1
     wanted = os.environ.get("PORTLINT_WORKERS", "")
     if wanted.isdigit() and int(wanted) > 0:
         return int(wanted)  # a fixed number, whatever the size (1: never a pool)

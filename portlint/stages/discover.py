@@ -156,7 +156,7 @@ def _head(root: Path, path: str) -> bytes:
         os.close(fd)
 
 
-def leads_inside(root: Path, path: str, fresh: bool = False) -> bool:
+def leads_inside(root: Path, path: str, fresh: bool = False, folders: dict[str, bool] | None = None) -> bool:
     """Whether `path`, relative to the work tree `root`, stays inside it with every symlink on its
     way resolved: a tracked folder replaced by a link to one outside still has its files listed
     by git. The one check of what is read and written as the repository's (the listing's
@@ -165,9 +165,16 @@ def leads_inside(root: Path, path: str, fresh: bool = False) -> bool:
     Its folders are looked at with an lstat each, and resolved only where one is a link. Its own
     name is the caller's to look at: the reader opens it without following a link, and resolves
     one with `fresh`, which resolves the whole path now (the writer's check, right before it
-    writes)."""
+    writes). `folders` keeps each folder's answer for the rest of a run that reads many files
+    (the read stage's): its files are then looked at with no lstat of their folders again."""
     if fresh:
         return locate.inside(root, Path(root, path))
+    if folders is not None:
+        parent = os.path.dirname(path)
+        known = folders.get(parent)
+        if known is None:
+            known = folders[parent] = leads_inside(root, path)
+        return known
     folder = os.path.dirname(path)
     while folder:
         if os.path.islink(os.path.join(root, folder)):

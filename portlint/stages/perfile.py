@@ -25,6 +25,7 @@ from portlint.model.records import replace
 from portlint.model.sites import Failure, literal_written
 from portlint.model.source import Source
 from portlint.speed import cache, pool
+from portlint.speed.switch import fast
 from portlint.stages.discover import Candidate, Listing
 from portlint.stages.extract.yaml_tree import flat
 from portlint.stages.prefilter import Prefilter, prefilter, worth_parsing
@@ -37,10 +38,11 @@ Job = tuple[str, str, bytes, bool]  # (path, kind, bytes, one side of a frozen p
 # What the per-file stage imports on first use, by the kind of file that needs it ("": every
 # kind): imported before a pool forks, or each worker imports it all again, and only for the
 # kinds there are in more than one task (pool.tasks). Only a cost, never a result, if it falls
-# behind: tests/perf/test_pool_pins.py keeps it complete.
+# behind: tests/perf/test_fork.py keeps it complete.
 PER_FILE_MODULES: dict[str, tuple[str, ...]] = {
     "": ("portlint.stages.extract", "portlint.stages.extract.prose"),
     "yaml": ("portlint.stages.extract.yaml", "portlint.stages.extract.yaml_commands", "portlint.stages.extract.template",
+             "portlint.speed.yaml_stream",
              "portlint.stages.extract.shell", "portlint.analysis.scripts", "ruamel.yaml", "ruamel.yaml.cyaml"),
     "python": ("portlint.stages.extract.python", "portlint.stages.extract.python_commands", "portlint.speed.outline",
                "portlint.stages.extract.shell", "portlint.analysis.scripts", "portlint.analysis.sockets.calls",
@@ -70,11 +72,12 @@ def extract_file(path: str, kind: str, data: bytes, names: NameFilter, mirrored:
 
 
 def worth_extracting(kind: str, data: bytes, pattern: Prefilter) -> bool:
-    """The prefilter's decision, narrowed for YAML by the extractor's own byte test: a YAML file
-    is composed only where a key, a comment or a command can yield something."""
-    if not worth_parsing(kind, data, pattern):
+    """The prefilter's decision (the fast path `prefilter`), narrowed for YAML by the extractor's
+    own byte test (`yaml`): a YAML file is composed only where a key, a comment or a command can
+    yield something."""
+    if fast("prefilter") and not worth_parsing(kind, data, pattern):
         return False
-    if kind != "yaml":
+    if kind != "yaml" or not fast("yaml"):
         return True
     from portlint.stages.extract.yaml import worth_composing
 
@@ -119,6 +122,7 @@ class Visitor(NamedTuple):
     pattern: Prefilter
     mirrored: frozenset[str]  # both sides of every frozen pair: extracted whatever the prefilter says
     store: cache.Cache | None
+    folders: dict[str, bool]  # the folders whose way into the tree was looked at (discover.leads_inside), this process's
 
 
 class Visit(NamedTuple):
@@ -140,7 +144,7 @@ def scan(listing: Listing, names: NameFilter, mirrored: Iterable[str], store: ca
     what reading told the run; the cache keeps what was taken from it and learns what was
     computed. `meanwhile`: this process's own work while the pool's workers start (imports of
     the stages after this one)."""
-    visitor = Visitor(listing.root, names, prefilter(names.selector_names), frozenset(mirrored), store)
+    visitor = Visitor(listing.root, names, prefilter(names.selector_names), frozenset(mirrored), store, {})
     visits = _visited(visitor, listing, meanwhile)
     return _scanned(visitor, listing.files, visits)
 
@@ -220,7 +224,7 @@ def _visit(visitor: Visitor, candidate: Candidate, extract: bool) -> Visit:
     (_scanned applies what the visits found)."""
     path, kind = candidate.path, candidate.kind
     store = visitor.store
-    read = read_file(visitor.root, path, store is not None, visitor.pattern.search)
+    read = read_file(visitor.root, path, store is not None, visitor.pattern.search, visitor.folders)
     data = read.data
     if data is None:
         return Visit(read)

@@ -34,14 +34,14 @@ class Read(NamedTuple):
     failure: str = ""
 
 
-def read_file(root: Path, path: str, digest: bool, search: Searching) -> Read:
+def read_file(root: Path, path: str, digest: bool, search: Searching, folders: dict[str, bool] | None = None) -> Read:
     """The bytes of `path` under `root`; nothing for a file listed by git but deleted in the
     work tree or a dangling link. A file too large to read whole is searched by the prefilter
     (`search`) through a mapping: dropped where it finds nothing, else a failure. One open that follows no link and blocks on nothing, then
     fstat and reads of the descriptor: a stat, `open()` and its buffered reader cost half the
     reading stage again (os calls on the path's text: a Path method per step cost as much)."""
     name = os.path.join(root, path)
-    if not discover.leads_inside(root, path):  # a folder on its way is a symlink leading out
+    if not discover.leads_inside(root, path, folders=folders):  # a folder on its way is a symlink leading out
         return Read(note=OUTSIDE)
     try:
         if not _NOFOLLOW and os.path.islink(name):  # where an open cannot refuse a link itself

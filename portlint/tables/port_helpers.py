@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct
-from portlint.speed.needles import holds, of_last, re2_options
+from portlint.speed.needles import holds_any, of_last, re2_options
 
 # The words every helper's name holds one of (a file holding none calls none of them), found in the
 # one pass of portlint.speed.needles; tests/tables/test_port_helpers.py keeps them in step with the table.
@@ -72,7 +72,7 @@ def _names() -> Any:
 @of_last
 def mentioned(data: bytes) -> bool:
     """Whether the bytes may call a helper of the table (the test before any parse)."""
-    return any(holds(data, needle) for needle in NEEDLES) and _names().search(data) is not None
+    return holds_any(data, NEEDLES) and _names().search(data) is not None
 
 
 def imported(imports: dict[str, tuple[str, str]]) -> dict[str, Helper]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct
-from portlint.speed.needles import holds, of_last, re2_options
+from portlint.speed.needles import holds_any, of_last, re2_options
 
 # A word every entry's command spells one of (a file holding none starts none of them), found in the
 # one pass of portlint.speed.needles; tests/tables/test_servers.py keeps them in step with the table.
@@ -54,7 +54,7 @@ def mentioned(data: bytes) -> bool:
     """Whether the bytes may start a server of the table (the test before any parse): they spell one
     of its commands, as a shell line or a Python list of words writes it (`vllm serve`, `"vllm",
     "serve"`, `sglang.launch_server`), not only a package's name (`import vllm`, `uvicorn.run`)."""
-    if not any(holds(data, needle) for needle in NEEDLES):
+    if not holds_any(data, NEEDLES):
         return False
     for match in _commands().finditer(data):
         start, end = match.span()

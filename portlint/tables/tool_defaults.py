@@ -16,16 +16,20 @@ from typing import Any
 
 from portlint.model.records import Struct, replace
 from portlint.model.sites import Command
-from portlint.speed.needles import holds
+from portlint.speed.needles import holds, holds_any
 
 # What the table's tools look like as bytes: a file without any runs none of them,
 # whatever its port tokens say (`ray start` with no port option at all). Literal
 # tests first (portlint.speed.needles: one pass for all); the regex only where "start" occurs.
 # tests/rules/test_tool_defaults.py keeps this in step with the table.
 _NEEDLES = (b"rayStartParams", b"torchrun", b"torch.distributed.run", b"torch.distributed.launch", b"MASTER_ADDR")
-_RAY_START = re.compile(rb"ray(?<![\w]ray)[ \t]+start\b")
+# `ray start`, and its words as items of a list (`[ray, start]`, `["ray", "start"]`, a YAML block
+# sequence's `- ray` then `- start`): what lies between is blanks, quotes, commas and dashes, or a
+# line break or tab escaped in a string (`"...\nray start"`, which also stands before the word).
+_BETWEEN_WORDS = rb"(?:[\s,'\"-]|\\[ntr])+"
+_RAY_START = re.compile(rb"ray(?:(?<![\w]ray)|(?<=\\[ntr]ray))" + _BETWEEN_WORDS + rb"start\b")
 # `"$RAY_BIN" start`, `${RAY} start`: a program held in a variable (resolved by `programs_resolved`).
-_VARIABLE_START = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?[\"']?[ \t]+start\b")
+_VARIABLE_START = re.compile(rb"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?" + _BETWEEN_WORDS + rb"start\b")
 # What a variable holding a program is assigned: `$(which ray)`, `$(command -v ray)`, a path, `${X:-ray}`.
 _LOOKUP = re.compile(r"(?:\$\(|`)(?:which|command -v|type -P)[ \t]+([^\s()`]+)[ \t]*(?:\)|`)")
 _DEFAULTED = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^{}\s]+)\}")
@@ -96,7 +100,7 @@ def mentions_tool(kind: str, data: bytes) -> bool:
     """Whether a script, YAML or Python file may run a tool of the table (a cheap byte test)."""
     if kind not in ("shell", "yaml", "python"):
         return False
-    if any(holds(data, needle) for needle in _NEEDLES):
+    if holds_any(data, _NEEDLES):
         return True
     if not holds(data, b"start"):
         return False

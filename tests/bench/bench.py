@@ -1,8 +1,10 @@
-"""How fast `portlint check` is next to just reading the repository (Speed, in the README's Design notes). Not a test.
+"""How fast `portlint check` is next to just reading the repository (the performance log, docs/performance.md). Not a test.
 
-    python tests/bench/bench.py [DIR]            # every git repository under DIR (default /work/corpus)
-    python tests/bench/bench.py --replica trl    # linearity: a 10x replica of one of them against 1x
-    python tests/bench/bench.py --copies N       # synthetic: N copies of fixtures/demo plus filler files
+    python tests/bench/bench.py [DIR]              # every git repository under DIR (default /work/corpus)
+    python tests/bench/bench.py --replica trl      # linearity: a replica of one of them (--times copies) against 1x
+    python tests/bench/bench.py --copies N         # synthetic: N copies of fixtures/demo plus filler files
+    python tests/bench/bench.py --tree N           # synthetic: an N-file tree with few ports, one demo among filler
+    python tests/bench/bench.py --plain outline    # also the same installation taking a fast path's plain way
 
 Each repository is copied to a temporary directory first (portlint writes its
 cache at the root). Per repository it prints the median of RUNS rounds, each
@@ -11,10 +13,12 @@ file, portlint's byte prefilter, in one process), portlint cold (a fresh cache:
 `.portlint_cache/` removed first) and portlint warm (nothing changed since the
 cold run just before). Alternating the three spreads a neighbour's load over
 all of them alike. `--portlint PATH` measures another installation; `--before
-PATH` measures a second one in the same rounds (floor, cold and warm of one,
-then cold and warm of the other, the two taking turns at going first), so a
-before/after comparison shares the machine's load, and prints each against the
-same floor.
+PATH` measures a second one in the same rounds, and `--plain NAME` (repeatable)
+the same installation with PORTLINT_PLAIN=NAME (portlint/speed/switch.py): each
+variant's cold and warm run in every round, the variants taking turns at going
+first, each against the same floor. `--markdown` prints the tables in Markdown,
+for the performance log. Peak memory is the largest resident set of a run's
+processes (the pool's workers included).
 """
 from __future__ import annotations
 
@@ -22,7 +26,6 @@ import argparse
 import importlib.util
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -30,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 CORPUS = Path("/work/corpus")
@@ -130,6 +134,21 @@ def build_demo(root: Path, copies: int) -> None:
     _git_init(root)
 
 
+def build_tree(root: Path, files: int) -> None:
+    """A tree of `files` files as a monorepo holds them, few of them with a port: one copy of
+    the demo, then filler files of the four kinds in turn (a few blocks each, a kilobyte or
+    three), a hundred to a folder. Every file's bytes are its own."""
+    shutil.copytree(DEMO, root / "demo", ignore=lambda d, names: [".portlint.yaml"] if Path(d) == DEMO else [])
+    listed = sum(1 for path in (root / "demo").rglob("*") if path.is_file())
+    for index in range(max(files - listed, 0)):
+        pattern, header, block, _, _ = FILLERS[index % len(FILLERS)]
+        name = Path(pattern.format(i=index))
+        path = root / f"part{index // 10000:02d}" / f"group{index // 100 % 100:02d}" / name.parent.name / name.name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(filler(header, block, 1, index, index % 6))  # 1-6 blocks; `index` as the copy: bytes of its own
+    _git_init(root)
+
+
 def build_replica(source: Path, root: Path, times: int) -> None:
     """`times` copies of source's files under r00/, r01/, ...; copy k ends in k extra newlines,
     so no two copies share content (a cache or memo by content cannot make a copy free)."""
@@ -155,17 +174,20 @@ def _git_init(root: Path) -> None:
 ENV = {name: value for name, value in os.environ.items() if name not in ("PYTHONDONTWRITEBYTECODE", "PORTLINT_NO_CACHE")}
 
 
-def _run(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,)) -> tuple[float, float]:
-    """Wall seconds, and CPU seconds (user + system, the process and its children): on a machine
-    others load, wall time says what a user waits, CPU time what the work costs."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def _run(command: list[str], cwd: Path, exit_codes: tuple[int, ...] = (0,), env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, the process and its children) and the peak
+    resident set in KiB (of the process or a child it waited for): on a machine others load,
+    wall time says what a user waits, CPU time what the work costs."""
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or ENV)
+    assert process.stderr is not None
+    stderr = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in exit_codes:
-        sys.exit(f"{command[0]} exited {done.returncode} in {cwd}: {done.stderr.decode(errors='replace')[-2000:]}")
-    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in exit_codes:
+        sys.exit(f"{command[0]} exited {process.returncode} in {cwd}: {stderr.decode(errors='replace')[-2000:]}")
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def portlint_command(path: str | None) -> list[str]:
@@ -185,27 +207,38 @@ def floor_python(portlint: list[str]) -> str:
     return sys.executable
 
 
-def measure(root: Path, portlints: list[list[str]], runs: int) -> list[dict[str, float]]:
-    """Per installation, median floor, cold and warm seconds (wall, and CPU as `*_cpu`) over
-    `runs` alternating rounds, after one warm-up round; the floor is the first installation's.
-    The installations take turns at going first (a round's order is the last one's reversed), so
-    neither always runs right after the floor."""
-    checks = [[*portlint, "check", "--exit-zero", "-q"] for portlint in portlints]
-    python = floor_python(portlints[0])
-    times: list[dict[str, list[float]]] = [{} for _ in portlints]
+class Variant(NamedTuple):
+    """One portlint measured: its label in the tables, its command, its environment."""
+
+    label: str
+    command: list[str]
+    env: dict[str, str]
+
+
+def measure(root: Path, variants: list[Variant], runs: int) -> list[dict[str, float]]:
+    """Per variant, median floor, cold and warm seconds (wall, and CPU as `*_cpu`) and the
+    largest peak memory of a cold run (`cold_kib`) over `runs` alternating rounds, after one
+    warm-up round; the floor is the first variant's interpreter's. The variants take turns at
+    going first (a round's order is the last one's reversed), so none always runs right after
+    the floor."""
+    python = floor_python(variants[0].command)
+    times: list[dict[str, list[float]]] = [{} for _ in variants]
     for round_ in range(runs + 1):
         floor = _run([python, "-c", FLOOR], root)
-        turns = list(zip(checks, times))
-        for check, kept in turns if round_ % 2 == 0 else reversed(turns):
+        turns = list(zip(variants, times))
+        for variant, kept in turns if round_ % 2 == 0 else reversed(turns):
+            check = [*variant.command, "check", "--exit-zero", "-q"]
             shutil.rmtree(root / CACHE, ignore_errors=True)
-            cold = _run(check, root)
-            warm = _run(check, root)
+            cold = _run(check, root, env=variant.env)
+            warm = _run(check, root, env=variant.env)
             if round_:
-                for name, (wall, cpu) in (("floor", floor), ("cold", cold), ("warm", warm)):
+                for name, (wall, cpu, kib) in (("floor", floor), ("cold", cold), ("warm", warm)):
                     kept.setdefault(name, []).append(wall)
                     kept.setdefault(f"{name}_cpu", []).append(cpu)
+                    kept.setdefault(f"{name}_kib", []).append(kib)
         shutil.rmtree(root / CACHE, ignore_errors=True)
-    return [{name: statistics.median(values) for name, values in kept.items()} for kept in times]
+    return [{name: (max if name.endswith("_kib") else statistics.median)(values) for name, values in kept.items()}
+            for kept in times]
 
 
 def size(root: Path) -> tuple[int, float]:
@@ -214,72 +247,100 @@ def size(root: Path) -> tuple[int, float]:
     return len(files), sum((root / name).stat().st_size for name in files if (root / name).is_file()) / 2**20
 
 
-def header() -> None:
-    print(f"{'':<35} {'--------------- wall ---------------':>44}   {'---------------- CPU ----------------':>44}")
-    columns = f"{'floor s':>8} {'cold s':>7} {'warm s':>7} {'cold/floor':>10} {'warm/floor':>10}"
-    print(f"{'repository':<22} {'files':>6} {'MiB':>5} {columns}   {columns}")
+class Table:
+    """The rows of a run, printed as they come (as text) or at the end (as Markdown)."""
+
+    def __init__(self, markdown: bool) -> None:
+        self.markdown = markdown
+        self.rows: list[dict] = []
+        if not markdown:
+            print(f"{'':<35} {'--------------- wall ---------------':>44}   {'---------------- CPU ----------------':>44}")
+            columns = f"{'floor s':>8} {'cold s':>7} {'warm s':>7} {'cold/floor':>10} {'warm/floor':>10}"
+            print(f"{'repository':<22} {'files':>6} {'MiB':>5} {columns}   {columns} {'cold MiB':>8}")
+
+    def row(self, name: str, root: Path, figures: dict[str, float], variant: str = "") -> dict:
+        files, mib = size(root)
+        found = {"repository": name, "variant": variant, "files": files, "mib": round(mib, 2), **figures}
+        self.rows.append(found)
+        if not self.markdown:
+            cells = []
+            for suffix in ("", "_cpu"):
+                floor, cold, warm = (figures[f"{n}{suffix}"] for n in ("floor", "cold", "warm"))
+                cells.append(f"{floor:>8.3f} {cold:>7.3f} {warm:>7.3f} {cold / floor:>9.2f}x {warm / floor:>9.2f}x")
+            label = f"{name} ({variant})" if variant else name
+            print(f"{label:<22} {files:>6} {mib:>5.1f} {cells[0]}   {cells[1]} {figures['cold_kib'] / 1024:>8.0f}", flush=True)
+        return found
+
+    def print_markdown(self) -> None:
+        variants = len({row["variant"] for row in self.rows}) > 1
+        head = ["repository", *(["variant"] if variants else []), "files", "MiB", "floor", "cold", "warm", "cold/floor",
+                "warm/floor", "CPU cold/floor", "CPU warm/floor", "cold peak MiB"]
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for row in self.rows:
+            cells = [row["repository"], *([row["variant"] or "-"] if variants else []), str(row["files"]),
+                     f"{row['mib']:.1f}", f"{row['floor']:.3f} s", f"{row['cold']:.3f} s", f"{row['warm']:.3f} s",
+                     f"{row['cold'] / row['floor']:.2f}x", f"{row['warm'] / row['floor']:.2f}x",
+                     f"{row['cold_cpu'] / row['floor_cpu']:.2f}x", f"{row['warm_cpu'] / row['floor_cpu']:.2f}x",
+                     f"{row['cold_kib'] / 1024:.0f}"]
+            print("| " + " | ".join(cells) + " |")
+        print()
 
 
-def row(name: str, root: Path, figures: dict[str, float]) -> dict[str, float | str | int]:
-    files, mib = size(root)
-    cells = []
-    for suffix in ("", "_cpu"):
-        floor, cold, warm = (figures[f"{n}{suffix}"] for n in ("floor", "cold", "warm"))
-        cells.append(f"{floor:>8.3f} {cold:>7.3f} {warm:>7.3f} {cold / floor:>9.2f}x {warm / floor:>9.2f}x")
-    print(f"{name:<22} {files:>6} {mib:>5.1f} {cells[0]}   {cells[1]}", flush=True)
-    return {"repository": name, "files": files, "mib": round(mib, 2), **figures}
-
-
-LABELS = ("", " (before)")
-
-
-def summary(results: list[dict], label: str = "") -> None:
+def summary(results: list[dict], variant: str = "", markdown: bool = False) -> None:
     for suffix, what in (("", "wall"), ("_cpu", "CPU")):
         cold = [r[f"cold{suffix}"] / r[f"floor{suffix}"] for r in results]
         warm = [r[f"warm{suffix}"] / r[f"floor{suffix}"] for r in results]
-        print(f"{what}{label}: median cold/floor {statistics.median(cold):.2f}x (worst {max(cold):.2f}x), "
-              f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
+        label = f"{what} ({variant})" if variant else what
+        line = (f"{label}: median cold/floor {statistics.median(cold):.2f}x (worst {max(cold):.2f}x), "
+                f"median warm/floor {statistics.median(warm):.2f}x (worst {max(warm):.2f}x)")
+        print(f"- {line}" if markdown else line)
 
 
-def corpus(directory: Path, only: list[str], portlints: list[list[str]], runs: int) -> list[dict]:
+def corpus(directory: Path, only: list[str], variants: list[Variant], runs: int, table: Table) -> list[dict]:
     repositories = sorted(p for p in directory.iterdir() if (p / ".git").exists() and (not only or p.name in only))
     if not repositories:
         sys.exit(f"no git repositories under {directory} (unpack the corpus with /work/shared/corpus/unpack.sh)")
-    header()
-    results: list[dict] = []
     for repository in repositories:
         with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
             root = Path(temp) / repository.name
             shutil.copytree(repository, root, symlinks=True, ignore=shutil.ignore_patterns(CACHE))
-            for label, figures in zip(LABELS, measure(root, portlints, runs)):
-                results.append({**row(repository.name + label, root, figures), "before": bool(label)})
-    for label in LABELS[:len(portlints)]:
-        summary([r for r in results if r["before"] == bool(label)], label)
-    return results
+            for variant, figures in zip(variants, measure(root, variants, runs)):
+                table.row(repository.name, root, figures, variant.label)
+    if table.markdown:
+        table.print_markdown()
+    for variant in variants:
+        summary([r for r in table.rows if r["variant"] == variant.label], variant.label, table.markdown)
+    return table.rows
 
 
-def replica(source: Path, times: int, portlint: list[str], runs: int) -> list[dict]:
-    header()
+def replica(source: Path, times: int, variant: Variant, runs: int, table: Table) -> list[dict]:
     results = []
     for copies in (1, times):
         with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
             root = Path(temp) / "repo"
             build_replica(source, root, copies)
-            results.append(row(f"{source.name} x{copies}", root, measure(root, [portlint], runs)[0]))
+            results.append(table.row(f"{source.name} x{copies}", root, measure(root, [variant], runs)[0]))
+    if table.markdown:
+        table.print_markdown()
     one, many = results
     for suffix, what in (("", "wall"), ("_cpu", "CPU")):
-        print(f"{times}x replica ({what}): cold {many['cold' + suffix] / one['cold' + suffix]:.2f}x the 1x time, "
-              f"warm {many['warm' + suffix] / one['warm' + suffix]:.2f}x, floor {many['floor' + suffix] / one['floor' + suffix]:.2f}x")
+        line = (f"{times}x replica ({what}): cold {many['cold' + suffix] / one['cold' + suffix]:.2f}x the 1x time, "
+                f"warm {many['warm' + suffix] / one['warm' + suffix]:.2f}x, floor {many['floor' + suffix] / one['floor' + suffix]:.2f}x")
+        print(f"- {line}" if table.markdown else line)
+    peak = f"peak memory of a cold run: {one['cold_kib'] / 1024:.0f} MiB at 1x, {many['cold_kib'] / 1024:.0f} MiB at {times}x"
+    print(f"- {peak}" if table.markdown else peak)
     return results
 
 
-def demo(copies: int, keep: Path | None, portlint: list[str], runs: int) -> list[dict]:
+def demo(copies: int, keep: Path | None, variant: Variant, runs: int, table: Table) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
         root = keep or Path(temp) / "repo"
         root.mkdir(parents=True)
         build_demo(root, copies)
-        header()
-        result = row(f"demo x{copies}", root, measure(root, [portlint], runs)[0])
+        result = table.row(f"demo x{copies}", root, measure(root, [variant], runs)[0])
+        if table.markdown:
+            table.print_markdown()
         if importlib.util.find_spec("yamllint") is not None:
             files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
             yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
@@ -292,6 +353,19 @@ def demo(copies: int, keep: Path | None, portlint: list[str], runs: int) -> list
     return [result]
 
 
+def tree(files: int, keep: Path | None, variant: Variant, runs: int, table: Table) -> list[dict]:
+    with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
+        root = keep or Path(temp) / "repo"
+        root.mkdir(parents=True)
+        build_tree(root, files)
+        result = table.row(f"tree of {files} files", root, measure(root, [variant], runs)[0])
+        if table.markdown:
+            table.print_markdown()
+        if keep:
+            shutil.rmtree(root / CACHE, ignore_errors=True)
+    return [result]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", type=Path, default=CORPUS, help="a directory of git repositories (the corpus)")
@@ -299,22 +373,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replica", metavar="REPO", help="time a replica of DIR/REPO against the repository once")
     parser.add_argument("--times", type=int, default=10, help="copies in the --replica run (default 10)")
     parser.add_argument("--copies", type=int, help="synthetic: N copies of fixtures/demo instead of the corpus")
-    parser.add_argument("--keep", type=Path, metavar="DIR", help="--copies: build in DIR (a new directory) and keep it")
+    parser.add_argument("--tree", type=int, metavar="N", help="synthetic: an N-file tree with few ports instead of the corpus")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="--copies, --tree: build in DIR (a new directory) and keep it")
     parser.add_argument("--runs", type=int, default=RUNS, help=f"rounds per figure, median taken (default {RUNS})")
     parser.add_argument("--portlint", help="the portlint executable to measure (default: beside this Python)")
     parser.add_argument("--before", help="corpus: another portlint executable, measured in the same rounds")
+    parser.add_argument("--plain", action="append", default=[], metavar="NAME",
+                        help="corpus: also the same portlint with PORTLINT_PLAIN=NAME, in the same rounds (repeatable)")
+    parser.add_argument("--markdown", action="store_true", help="print the tables in Markdown (for docs/performance.md)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     portlint = portlint_command(args.portlint)
-    portlints = [portlint, *([[args.before]] if args.before else [])]
-    print(f"portlint: {' and '.join(p[0] for p in portlints)}; {args.runs} rounds; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}", flush=True)
+    variants = [Variant("", portlint, ENV)]
+    if args.before:
+        variants.append(Variant("before", [args.before], ENV))
+    variants += [Variant(f"plain {name}", portlint, {**ENV, "PORTLINT_PLAIN": name}) for name in args.plain]
+    print(f"portlint: {' and '.join(v.label or v.command[0] for v in variants)}; {args.runs} rounds; "
+          f"{os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d %H:%M')}", flush=True)
+    if args.markdown:
+        print()
+    table = Table(args.markdown)
     if args.copies:
-        results = demo(args.copies, args.keep, portlint, args.runs)
+        results = demo(args.copies, args.keep, variants[0], args.runs, table)
+    elif args.tree:
+        results = tree(args.tree, args.keep, variants[0], args.runs, table)
     elif args.replica:
-        results = replica(args.directory / args.replica, args.times, portlint, args.runs)
+        results = replica(args.directory / args.replica, args.times, variants[0], args.runs, table)
     else:
-        results = corpus(args.directory, [n for n in args.only.split(",") if n], portlints, args.runs)
-    print(f"load at the end {os.getloadavg()[0]:.1f}")
+        results = corpus(args.directory, [n for n in args.only.split(",") if n], variants, args.runs, table)
+    print(f"{chr(10) if args.markdown else ''}load at the end {os.getloadavg()[0]:.1f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0

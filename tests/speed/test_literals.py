@@ -1,5 +1,5 @@
 """portlint.speed.needles: every literal the byte tests ask about is found in one RE2 pass, and
-`holds` answers exactly as `literal in data` would."""
+`holds` (`holds_any`) answers exactly as `literal in data` (for any of them) would."""
 from __future__ import annotations
 
 import re
@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.speed import needles as literals
-from portlint.speed.needles import FOLDED, NEEDLES, holds, holds_folded
+from portlint.speed.needles import FOLDED, NEEDLES, holds, holds_any, holds_folded
 from portlint.stages import discover, prefilter
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+# Needles asked about together (`holds_any`): a few, every one, and one with a literal that is none.
+GROUPS = (NEEDLES[:3], NEEDLES[5:6], NEEDLES, (NEEDLES[0], b"not a needle"))
 
 # Pieces the generated files are made of: every needle, needles cut short or run together,
 # bytes that are not UTF-8, NULs and newlines.
@@ -37,6 +39,7 @@ def test_holds_is_literal_in_data_for_every_needle(files: list[bytes]) -> None:
     for data in files:
         for _ in range(2):
             assert [holds(data, n) for n in NEEDLES] == [n in data for n in NEEDLES]
+            assert [holds_any(data, group) for group in GROUPS] == [any(n in data for n in group) for group in GROUPS]
             assert [holds_folded(data, w) for w in FOLDED] == [w in data.lower() for w in FOLDED]
 
 
@@ -68,16 +71,22 @@ def test_every_literal_the_byte_tests_ask_about_is_listed(monkeypatch: pytest.Mo
     from portlint.stages.extract import python
 
     asked: set[bytes] = set()
-    real = literals.holds
+    real, real_any = literals.holds, literals.holds_any
 
     def recording(data: bytes, literal: bytes) -> bool:
         asked.add(literal)
         return real(data, literal)
 
+    def recording_any(data: bytes, given: tuple[bytes, ...]) -> bool:
+        asked.update(given)
+        return real_any(data, given)
+
     modules = ("portlint.analysis.sockets", "portlint.analysis.rendezvous", "portlint.tables.tool_defaults",
-               "portlint.tables.port_helpers", "portlint.tables.servers", "portlint.stages.extract.python")
+               "portlint.stages.extract.python")
     for module in modules:
         monkeypatch.setattr(f"{module}.holds", recording)
+    for module in ("portlint.tables.tool_defaults", "portlint.tables.port_helpers", "portlint.tables.servers"):
+        monkeypatch.setattr(f"{module}.holds_any", recording_any)
     no_token = prefilter.Prefilter((), ())  # finds no port token, so every other byte test runs
     files = [p for p in FIXTURES.rglob("*") if p.is_file() and discover.kind_of(str(p))]
     for path in files:

@@ -40,7 +40,7 @@ KEPT = {
     "colon inside a quoted key": b'"port:a": 7000\n',
     "comment after a value": b"name: port-forward  # portlint: ignore[PL103]\n",
     "comment statement": b"#   1400-1999  cluster.master_port_range_low/high\ncluster: {}\n",
-    "port only in a command string": b"containers:\n  - command: [python, serve.py, --port, '8000']\n",
+    "port only in a command string": b"containers:\n  - command: [torchrun, --master-port, '29500', train.py]\n",
     "env-style assignment in a command": b"job:\n  command: MASTER_PORT=1400 torchrun train.py\n",
     "ray start in a script": b"name: x\nrun: |\n  ray start --head --port=6379\n",
     "command list on the next lines": b"spec:\n  command:\n    - ray\n    - start\n    - --port=6379\n",

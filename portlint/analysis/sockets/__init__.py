@@ -107,10 +107,13 @@ def _parse(data: bytes) -> ast.Module | None:
 def _imports(data: bytes) -> ast.Module | None:
     """The module with only its import statements (and the blocks they are in) parsed: what
     `Repository.externals` reads, for a file that names an exported helper, which may not import
-    it (on trl, one whole parse of 14 ms at rules time for nothing). Every import statement
+    it (a whole parse at rules time, for nothing). Every import statement
     spells `import` on one of its lines; python_outline blanks the other statements."""
     from portlint.speed import outline as python_outline
+    from portlint.speed.switch import fast
 
+    if not fast("outline"):
+        return _parse(data)
     starts = line_starts(data)
     sparse = python_outline.sparse(data, sorted(lines_holding(data, starts, [b"import"], whole=False)), starts)
     tree = _parse(sparse) if sparse is not None else None
@@ -172,7 +175,7 @@ def _binds_a_variable(tree: ast.Module, data: bytes) -> bool:
 
     Only the nodes whose lines spell a word of _BIND_WORDS are walked: a call's name is written
     on its lines (`.bind`, `...Server`, and `_server` ends every name of _SERVERS). A walk of
-    every node of sglang's `tokenizer_manager.py` was ~40% of its extraction."""
+    every node of a large module was a large part of its extraction."""
     text, starts = searchable(data)
     for node in holding(sorted(lines_holding(text, starts, _BIND_WORDS, whole=False)), [tree]):
         if not isinstance(node, ast.Call):

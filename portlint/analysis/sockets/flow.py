@@ -44,15 +44,19 @@ if TYPE_CHECKING:
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
            ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
-# A function whose paths take more statements than this to follow (nested loops run their body up
-# to LOOP_ROUNDS times each, on up to MAX_PATHS paths) is left out: no file costs seconds.
-MAX_STEPS = 20_000
-MAX_MODULE_STEPS = 100_000  # and so are the functions of a module walked after this many in all
+# A function whose paths take more steps than this to follow is left out (its findings are missed,
+# none invented): no file costs seconds. A step is a statement followed on one path, and one more
+# for every VARIABLES_PER_STEP variables the path holds, since copying and comparing paths costs
+# in their size: the count grows with the work, whether from nested loops (each runs its body up
+# to LOOP_ROUNDS times, on up to MAX_PATHS paths) or from thousands of variables on each path.
+MAX_STEPS = 30_000
+MAX_MODULE_STEPS = 120_000  # and so are the functions of a module walked after this many in all
+VARIABLES_PER_STEP = 64  # hashing or comparing this many costs about what following a statement does
 LOOP_ROUNDS = 2
 _COMPARED = 16  # up to this many paths, `_distinct` compares them pair by pair
 # From this many paths on, the variables nothing reads again are dropped (`_forget`): with fewer,
-# finding them costs more than the paths they would merge (verl's ray/base.py took twice as long
-# when it was done from two paths on, every function's reads worked out for it).
+# finding them costs more than the paths they would merge (done from two paths on, with every
+# function's reads worked out for it, a module of many small functions took twice as long).
 FORGET_FROM = 8
 
 
@@ -113,7 +117,7 @@ class Flow(Evaluator):
         self.globals: set[str] = set()
         self.exit_states: list[tuple[frozenset, State]] = []
         self.summary = Summary()
-        self.steps = 0  # statements followed, one per path
+        self.steps = 0  # statements followed, one per path, weighed by the paths' size (MAX_STEPS)
         if isinstance(node, FUNCTIONS):
             self._read_params(node)
 
@@ -211,7 +215,7 @@ class Flow(Evaluator):
         for statement in statements:
             if not states:
                 break
-            self.steps += len(states)
+            self.steps += len(states) + sum(len(state.env) for state in states) // VARIABLES_PER_STEP
             if self.steps > MAX_STEPS or self.steps + self.index.spent > MAX_MODULE_STEPS:
                 raise _TooLong
             states = self.exec_statement(statement, states)
@@ -225,8 +229,8 @@ class Flow(Evaluator):
         differ only in those are then one. Nothing the walk does later can tell (it reads a
         variable only where the code names it, and one it does not hold reads as nothing), and a
         function with many branches and loops no longer runs its last statements once for each
-        of up to MAX_PATHS paths that differ only in what its earlier loops left behind (a
-        function of many loops over many variables). In a loop, what the loop
+        of up to MAX_PATHS paths that differ only in what its earlier loops left behind (64 paths of
+        dozens of variables each). In a loop, what the loop
         reads is read again by its next round; parameters, `self` and attributes are kept."""
         last = self.index.last_reads(self.node)
         since = (self.loops[0].node.lineno, self.loops[0].node.col_offset) if self.loops else \

@@ -132,8 +132,8 @@ class State(Struct):
         """Equal for equal states (and, but by chance, only for them): the hashes of
         each variable and each socket with its value, summed, and the stored numbers. No (name,
         value) pair is kept, as a set of them would keep one per variable: hashing many states
-        leaves little for the garbage collector to walk (on sglang's srt/utils/cuda_vmm_utils.py,
-        up to 64 states of 60 variables after each statement)."""
+        leaves little for the garbage collector to walk (up to 64 states of dozens of variables
+        after each statement)."""
         return hash((sum(map(hash, self.env.items())), sum(map(hash, self.socks.items())), self.pending))
 
     def sock(self, sid: Hashable) -> SockState:

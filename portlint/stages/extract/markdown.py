@@ -31,6 +31,7 @@ from portlint.model.naming import NameFilter, role_of
 from portlint.model.records import replace
 from portlint.model.sites import Site
 from portlint.model.source import Source
+from portlint.speed.switch import fast
 from portlint.stages.extract import prose, suppression_in
 
 if TYPE_CHECKING:
@@ -70,6 +71,10 @@ class _Line(NamedTuple):
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
+    """The sites and suppressions of the file; where the fast path `markdown` is taken, only a
+    file whose bytes can hold one is parsed."""
+    if not fast("markdown"):
+        return read(source, names)
     data = source.data
     if b"`" not in data and b"|" not in data and b"<!--" not in data and not any(c in data for c in b"0123456789"):
         return Extraction()  # no code span, table, comment or number: nothing to find
@@ -112,8 +117,8 @@ def _may_state(source: Source, names: NameFilter) -> bool:
     selected name, a `NAME=N` token of a wanted name or a wanted name a prose statement would
     be about. Every site of a Markdown file is on one line that does (a token, inside a code
     span or a cell; a table row or a prose line stating a range), so where none does the file
-    holds no site whatever its structure, and the scan is skipped (AReaL's two 300 KB CLI
-    references, each a table of every option, write one such name: 14 ms each, for nothing).
+    holds no site whatever its structure, and the scan is skipped (a large CLI reference, a
+    table of every option, may write one such name: its scan would find nothing).
     Only what the scan would find with the line's whole text is asked: a code span, a cell or
     a line inside block-quote markers is part of it, and no name or token crosses their edges."""
     from portlint.stages.prefilter import prefilter

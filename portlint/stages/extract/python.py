@@ -50,6 +50,7 @@ from portlint.model.sites import Command, Site
 from portlint.model.source import Source
 from portlint.speed import outline as python_outline
 from portlint.speed.needles import holds, port_token
+from portlint.speed.switch import fast
 from portlint.stages.extract import prose, python_commands, suppression_in
 from portlint.tables.tool_defaults import mentions_tool
 
@@ -73,7 +74,9 @@ _COMMENT = re.compile(rb"#[^\n]*")
 def extract(source: Source, names: NameFilter) -> Extraction:
     hot, hot_starts = _hot_lines(source, names)
     # A line with a command word is where the command reader starts: without one it reads nothing.
-    command_hot = (python_commands.hot_lines(source.data) or None) if mentions_tool("python", source.data) else None
+    # Commands matter where they may run a tool of the table (PL603): read only then (`commands`).
+    reads = not fast("commands") or mentions_tool("python", source.data)
+    command_hot = (python_commands.hot_lines(source.data) or None) if reads else None
     socket_code, starts = sockets.uses_sockets(source.data), rendezvous.worth_reading(source.data)
     parsed = _parse(source, hot, hot_starts, command_hot, socket_code, starts)
     analysed = socket_code or starts  # analysis.worth_reading
@@ -105,33 +108,12 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
            starts: bool) -> tuple[ast.Module, bool, list[int] | None] | Extraction:
     """The module's tree, whether it holds only hot statements and the lines the command
     reader reads (of `command_hot`, those python_commands.read_lines keeps once the module is
-    outlined), or the parse error.
-
-    Where only the site finder reads the tree, only its hot statements are parsed
-    (python_outline): every statement with a body in the tree is one it would visit.
-    Where the command reader reads it too, so are the statements that spell a name a
-    command's placeholder may read and the functions named like a command
-    (python_commands.kept). So does the rendezvous analysis (`starts`): every function it may
-    reach (rendezvous.kept). A module the socket analysis reads (`socket_code`) is parsed whole.
-    """
+    outlined), or the parse error. The tree is of the module's hot statements alone where the
+    fast path `outline` is taken and the outline is sure of them (`_sparse`), else of the whole."""
     data = source.data
     sparse = None
-    if not (socket_code or starts) and command_hot is None:
-        sparse = python_outline.sparse_at(data, hot_starts)
-    elif (lines := python_outline.outline(data)) is not None:  # else it is unsure: the whole file
-        if command_hot is not None:  # with no line left to read, the file is one the reader does not read
-            command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot) or None
-        definitions = python_outline.definitions(data, lines)
-        kept = _kept(data, definitions, socket_code, starts)
-        if kept is not None:
-            functions, kept_lines = kept
-            hot_lines = [*hot, *(command_hot or ())]
-            if command_hot is not None:
-                constants, commanding = python_commands.kept(data, source.line_starts, lines, command_hot, definitions)
-                hot_lines += constants
-                functions = [*functions, *commanding]
-            sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
-                                           whole=functions, whole_lines=kept_lines)
+    if fast("outline"):
+        sparse, command_hot = _sparse(source, hot, hot_starts, command_hot, socket_code, starts)
     if sparse is not None:
         try:
             with warnings.catch_warnings():
@@ -150,6 +132,41 @@ def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: l
         )
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes; absurd nesting
         return Extraction(error=f"invalid Python: {str(error) or 'nested too deeply to parse'}")
+
+
+def _sparse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, socket_code: bool,
+            starts: bool) -> tuple[bytes | None, list[int] | None]:
+    """The module with the statements no walk reads blanked (python_outline), or None where the
+    outline is unsure; and the lines the command reader reads.
+
+    Where only the site finder reads the tree, only its hot statements are kept: every
+    statement with a body in the tree is one it would visit. Where the command reader reads it
+    too, so are the statements that spell a name a command's placeholder may read and the
+    functions named like a command (python_commands.kept). So does the rendezvous analysis
+    (`starts`): every function it may reach (rendezvous.kept). A module the socket analysis
+    reads (`socket_code`) is kept whole.
+    """
+    data = source.data
+    if not (socket_code or starts) and command_hot is None:
+        return python_outline.sparse_at(data, hot_starts), command_hot
+    lines = python_outline.outline(data)
+    if lines is None:
+        return None, command_hot
+    if command_hot is not None:  # with no line left to read, the file is one the reader does not read
+        command_hot = python_commands.read_lines(data, source.line_starts, lines, command_hot) or None
+    definitions = python_outline.definitions(data, lines)
+    kept = _kept(data, definitions, socket_code, starts)
+    if kept is None:
+        return None, command_hot
+    functions, kept_lines = kept
+    hot_lines = [*hot, *(command_hot or ())]
+    if command_hot is not None:
+        constants, commanding = python_commands.kept(data, source.line_starts, lines, command_hot, definitions)
+        hot_lines += constants
+        functions = [*functions, *commanding]
+    sparse = python_outline.sparse(data, sorted(set(hot_lines)), source.line_starts, lines=lines,
+                                   whole=functions, whole_lines=kept_lines)
+    return sparse, command_hot
 
 
 def _kept(data: bytes, definitions: list[tuple[str, int, int]], socket_code: bool,
@@ -461,8 +478,8 @@ _LINE_ENDS = re.compile(rb"[\r\n]")
 def _imports_here(data: bytes, at: int) -> bool:
     """Whether the line of offset `at` can spell a module's name in an import (`from click import
     option`): it spells `import` too, or goes on to the next line (a backslash). Where a module
-    calls `click.echo` on every other line, only its imports are then hot (skypilot's
-    `cli/command.py`: 535 hot lines, the finder visiting most of the module, ~40 ms)."""
+    calls `click.echo` on every other line, only its imports are then hot (else hundreds of hot
+    lines, and the finder visiting most of the module)."""
     start = max(data.rfind(b"\n", 0, at), data.rfind(b"\r", 0, at)) + 1
     found = _LINE_ENDS.search(data, at)
     line = data[start:found.start() if found else len(data)]
@@ -479,7 +496,7 @@ def _hot_lines(source: Source, names: NameFilter) -> tuple[list[int], list[int]]
 
     A spelling of `port` or a word of _HOT_WORDS is looked for only in a file that holds it, as
     the one pass of portlint.speed.needles tells (the extraction asks it anyway: `mentions_tool`):
-    most files hold neither hot word, nor `Port` or `PORT` (on AReaL ~6 ms of CPU less)."""
+    most files hold neither hot word, nor `Port` or `PORT`."""
     from portlint.stages.prefilter import prefilter
 
     data = source.data

@@ -5,16 +5,17 @@ constructs Python objects from tags. A file with `{{ … }}` template syntax (a
 Helm chart's `templates/`) that is not YAML as written is read with its
 template actions blanked (`portlint.stages.extract.template`); one that is still not
 YAML is skipped with a note, never reported as PL001. The C-backed composer is used when
-ruamel.yaml.clib is installed (≈6× faster than the pure one, same marks).
+ruamel.yaml.clib is installed (several times faster than the pure one, same marks).
 
 Composing is most of the cost, so `worth_composing` first reads the bytes for
 what the extractor could yield (a port-like key whose value may be a number, a
 comment naming a port, a suppression, a command key that runs something): a
 Kubernetes CRD, which says "port" in thousands of schema keys and describes
-`command:` and `rayStartParams:` without running any, is not composed at all
-(kuberay: 14 files, 5.5 of the 6.2 MiB of YAML the port token kept). A file
-dropped there is not checked for YAML errors either, as any file the byte
-prefilter skips.
+`command:` and `rayStartParams:` without running any, is not composed at all (the
+fast path `yaml`). Of a stream of many documents (a release's manifest: its CRDs
+beside its deployments), the documents the same test rejects are blanked before
+the rest is composed (the fast path `documents`). A file or document dropped there
+is not checked for YAML errors either, as any file the byte prefilter skips.
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from portlint.model.extraction import Extraction, Suppression
 from portlint.model.naming import NameFilter, is_port_name, role_of
 from portlint.model.sites import Site
 from portlint.model.source import Source
+from portlint.speed import yaml_stream
+from portlint.speed.switch import fast
 from portlint.stages.extract import prose, suppression_in, template, yaml_commands
 
 _MERGE_KEY = "<<"
@@ -54,7 +57,7 @@ def _c_composer() -> Any:
     """ruamel.yaml.clib's parser with the resolver hooks it calls while composing (as
     ruamel.yaml.cyaml's loaders have them, without a constructor); None when the C
     extension is not installed. Made once: `YAML().compose_all` builds a loader class
-    and a resolver on every call (≈0.15 ms a file)."""
+    and a resolver on every call, a cost of every file."""
     try:
         from ruamel.yaml.cyaml import CParser
     except ImportError:
@@ -80,7 +83,7 @@ def _c_composer() -> Any:
 
 @lru_cache(maxsize=1)
 def _pure_yaml() -> Any:
-    """The pure composer: the same nodes and marks as the C one, ≈6× slower."""
+    """The pure composer: the same nodes and marks as the C one, several times slower."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe", pure=True)
@@ -113,8 +116,8 @@ _ALIAS_KEY = re.compile(rb"(?:^[ \t-]*|[{,][ \t]*)\*[^ \t\r\n,\[\]{}]+[ \t]*:", 
 _ESCAPE = re.compile(rb"\\[xuU]")  # `"\x70ort": 1`: an escape may spell a key
 
 
-# Large files read once per process: a Helm chart vendors its operator's CRDs (kuberay: three
-# CRDs of 0.8-1 MiB, each at two paths), and reading one costs ten scans of its bytes.
+# Large files read once per process: a Helm chart vendors its operator's CRDs (a repository may
+# hold the same large CRD at two paths), and reading one costs ten scans of its bytes.
 _LARGE = 1 << 18
 _VERDICTS: dict[tuple[bytes, tuple[re.Pattern[bytes], ...], tuple[bytes, ...]], bool] = {}
 
@@ -304,6 +307,11 @@ def compose(text: str) -> list[Any]:
     nested deeper than any composer should recurse."""
     if too_deep(text):
         raise TooDeep(f"YAML nested deeper than {MAX_DEPTH} levels")
+    return _composed(text)
+
+
+def _composed(text: str) -> list[Any]:
+    """compose, for a text known to nest no deeper than MAX_DEPTH."""
     composer = _c_composer()
     if composer is None:
         return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
@@ -320,6 +328,10 @@ def compose(text: str) -> list[Any]:
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
+    if fast("documents"):
+        extraction = _hot_documents(source, names)
+        if extraction is not None:
+            return extraction
     return extract_with_roots(source, names)[0]
 
 
@@ -349,6 +361,74 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     tree = _tree(roots)
     if isinstance(tree, Extraction):  # a repeated key
         return (Extraction(note=template.NOT_YAML) if body is not source.text[bom:] else tree), None
+    plain = body is source.text[bom:]  # a masked template's nodes are not the file's own for frozen copies
+    return _read(source, names, body, bom, tree), (None if bom or not plain else roots)
+
+
+def _hot_documents(source: Source, names: NameFilter) -> Extraction | None:
+    """The extraction of a stream of documents, composed with those whose bytes can yield
+    nothing (worth_composing) blanked (portlint.speed.yaml_stream): the same nodes at the same
+    places for the others. None where that is not worth it (one document, none of them cold)
+    or not sure: the stream is unsure where its documents are, or does not compose so, or
+    repeats a key, or a document it composes nests too deep (then the whole stream says what
+    is wrong, and where first). A blanked document is not composed, so its errors, and its
+    depth, go unreported (portlint.speed.switch)."""
+    from ruamel.yaml import YAMLError
+
+    from portlint.stages.prefilter import prefilter
+
+    bom = 1 if source.text.startswith("\ufeff") else 0
+    body = source.text[bom:]
+    spans = yaml_stream.documents(body)
+    if spans is None or len(spans) < 2:
+        return None
+    pattern = prefilter(names.selector_names)
+    cold, objects = [], []
+    for start, end in spans:
+        data = body[start:end].encode()
+        # A cold document still decides two facts of the whole file (_PodScope): whether a
+        # mapping sets hostNetwork (then it is composed), and whether it is a Kubernetes object.
+        if _worth_composing(data, pattern.tokens, pattern.keys) or (b"hostNetwork" in data and _HOST_NETWORK.search(data)):
+            if too_deep(body[start:end]):
+                return None  # the whole stream says so
+            continue
+        kind = _object_written(data)
+        if kind is None:
+            return None
+        if kind == "" and body.startswith("---", start - 3):
+            kind = "other"  # after `---`, nothing is a document still: an empty scalar
+        cold.append((start, end))
+        objects.append(kind)
+    if not cold:
+        return None
+    text = yaml_stream.blanked(body, cold)
+    try:
+        composed = _composed(text)  # blanks nest nothing: no deeper than the documents kept, bounded above
+    except (YAMLError, RecursionError):
+        return None
+    # A blanked document after a `---` composes to an empty scalar: not one of the file's roots.
+    roots = [root for root in composed if not (root.id == "scalar" and root.value == "" and _within(root, cold))]
+    tree = _tree(roots)
+    if isinstance(tree, Extraction):
+        return None
+    candidates, spanned, invoking, pods = tree
+    kubernetes = (bool(roots) or "object" in objects) and all(map(_kubernetes_object, roots)) \
+        and "other" not in objects
+    tree = candidates, spanned, invoking, pods._replace(kubernetes=kubernetes)
+    return _read(source, names, text, bom, tree, [(start + bom, end + bom) for start, end in cold])
+
+
+def _within(node: Any, spans: list[tuple[int, int]]) -> bool:
+    """Whether a node starts in one of the spans (or at its end: where the next marker is)."""
+    at = node.start_mark.index
+    return any(start <= at <= end for start, end in spans)
+
+
+def _read(source: Source, names: NameFilter, body: str, bom: int, tree: _Read,
+          skipped: list[tuple[int, int]] | None = None) -> Extraction:
+    """What the extractor finds in the composed text `body` (the file's text from `bom` on)
+    that `_tree` read: sites, comments (none in the `skipped` character spans of the file's
+    text), commands."""
     candidates, spanned, invoking, pods = tree
     in_pod = _PodScope(source.path, pods)
     # An anchored literal is one site, under the first name that wants it: its aliases
@@ -365,12 +445,11 @@ def extract_with_roots(source: Source, names: NameFilter) -> tuple[Extraction, l
     ]
     if "#" in source.text:
         scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for n in spanned]
-        suppressions, doc_sites = _comments(source, scalar_spans, names)
+        suppressions, doc_sites = _comments(source, [*scalar_spans, *(skipped or ())], names)
     else:
         suppressions, doc_sites = (), []
     commands = yaml_commands.find_in(source, invoking, names, in_pod) if invoking else ()
-    plain = body is source.text[bom:]  # a masked template's nodes are not the file's own for frozen copies
-    return Extraction((*sites, *doc_sites), suppressions, commands=commands), (None if bom or not plain else roots)
+    return Extraction((*sites, *doc_sites), suppressions, commands=commands)
 
 
 def _digits_index(text: str, node: Any) -> int:
@@ -555,6 +634,31 @@ def _kubernetes_object(root: Any) -> bool:
     version, kind = keys.get("apiVersion"), keys.get("kind")
     return version is not None and kind is not None and version.id == "scalar" and kind.id == "scalar" \
         and not str(version.value).startswith(_KIND_CLUSTER)
+
+
+# `hostNetwork:` where its value may be `true` (a CRD schema's describes the key: a mapping
+# follows): next, past blanks and line breaks, `true` in any case, or anything but a letter.
+_HOST_NETWORK = re.compile(rb"hostNetwork['\"]?[ \t]*:[ \t\r\n]*(?:[^ \t\r\nA-Za-z]|(?i:true))")
+# A top-level `apiVersion:` or `kind:` whose value is a plain word on its line.
+_TOP_API = re.compile(rb"^apiVersion:[ \t]+([^\s#'\"&*!|>%@`{}\[\],][^\s#]*)[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
+_TOP_KIND = re.compile(rb"^kind:[ \t]+[^\s#'\"&*!|>%@`{}\[\],][^\s#]*[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
+_CONTENT = re.compile(rb"^[ \t]*[^ \t\r\n#]", re.M)  # the start of the first line that is not blank or a comment
+
+
+def _object_written(data: bytes) -> str | None:
+    """What a document, by its bytes, is to `_kubernetes_object`: "" (nothing: blank lines and
+    comments, no root), "other" (a root that is not a Kubernetes object: no `apiVersion` is
+    written, or kind's own), "object" (a block mapping at the left margin whose `apiVersion` and
+    `kind` are plain words on their lines), or None where the bytes do not tell."""
+    content = _CONTENT.search(data)
+    if content is None:
+        return ""
+    if b"apiVersion" not in data:
+        return "other"
+    version = _TOP_API.search(data)
+    if version is None or _TOP_KIND.search(data) is None or content.group()[:1] in b" \t-[{?":
+        return None
+    return "other" if version.group(1).startswith(_KIND_CLUSTER.encode()) else "object"
 
 
 def _site(source: Source, start: int, path: str, node: Any, pod: bool) -> Site | None:

@@ -28,6 +28,8 @@ from portlint.model.naming import NameFilter
 from portlint.model.records import structs
 from portlint.model.sites import Command
 from portlint.model.source import Source
+from portlint.speed.switch import fast
+from portlint.tables.tool_defaults import mentions_tool
 
 _INVOKING_KEYS = ("command", "args")
 _SHELLS = frozenset("sh bash dash ksh zsh".split())
@@ -48,8 +50,11 @@ def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter,
             in_pod: Callable[[str], bool] = lambda path: False) -> tuple[Command, ...]:
     """Every command the (key path, mapping) pairs run, in file order: the extractor's own
     walk hands over only the mappings with a key of KEYS. `in_pod` says which key paths are a
-    container of a pod that keeps its own network namespace: its commands are marked `pod_network`."""
+    container of a pod that keeps its own network namespace: its commands are marked `pod_network`.
+    Commands matter where they may run a tool of the table (PL603): where no script or argument
+    list of the file names one (the fast path `commands`), only the `rayStartParams` are read."""
     found: list[Command] = []
+    reads = not fast("commands") or _may_run_a_tool(mappings)
     for path, node in mappings:
         invoking = []
         for key, value in node.value:
@@ -57,6 +62,8 @@ def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter,
                 continue
             if key.value == "rayStartParams":
                 found += _ray_start(source, path, node, key, value)
+            elif not reads:
+                continue
             elif key.value in _INVOKING:
                 invoking.append((_INVOKING_KEYS.index(key.value), value))
             elif _runs_script(path, key) and value.id == "scalar" and value.value.strip():
@@ -65,6 +72,22 @@ def find_in(source: Source, mappings: list[tuple[str, Any]], names: NameFilter,
             commands = _invocation(source, [value for _, value in sorted(invoking, key=lambda kv: kv[0])], names)
             found += [structs.replace(c, pod_network=True) for c in commands] if in_pod(path) else commands
     return tuple(sorted(found, key=lambda command: (command.line, command.column)))
+
+
+def _may_run_a_tool(mappings: list[tuple[str, Any]]) -> bool:
+    """Whether the text of a script or an argument list of the mappings names a tool of the
+    table (tool_defaults.mentions_tool, on the strings as the composer read them: escapes and
+    folded lines resolved)."""
+    texts = []
+    for path, node in mappings:
+        for key, value in node.value:
+            if key.id != "scalar" or not (key.value in _INVOKING or _runs_script(path, key)):
+                continue
+            if value.id == "scalar":
+                texts.append(value.value)
+            elif value.id == "sequence":
+                texts.append(" ".join(item.value for item in value.value if item.id == "scalar"))
+    return mentions_tool("shell", "\n".join(texts).encode("utf-8", "surrogatepass"))
 
 
 def _runs_script(path: str, key: Any) -> bool:
