@@ -44,15 +44,16 @@ class Ground(NamedTuple):
     usage: Usage | None = None  # what the config's entries matched (when needed)
 
 
-def once(ground: Ground, files: Mapping[str, FileState], usage_of: Callable[[], Usage]) -> Ground:
+def once(ground: Ground, files: Mapping[str, FileState], usage_of: Callable[[], Usage] | None = None) -> Ground:
     """The ground with the facts worked out once per run (fixes change numbers, never names nor
     which files there are), from the files as the per-file stage left them. `usage_of` works
-    out what the config's entries matched (it reads the rule registry, which stages do not import)."""
+    out what the config's entries matched (it reads the rule registry, which stages do not
+    import); None keeps what the ground knows of it."""
     if "unreferenced" in ground.needs:
         sites = bind((s for f in files.values() for s in f.extraction.sites), ground.claims)
         texts = ((p, _data(ground, files, p) or b"") for p, kind in sorted(ground.listed.items()) if kind != "markdown")
         ground = ground._replace(unreferenced=unreferenced(sites, texts))
-    return ground._replace(usage=usage_of()) if "usage" in ground.needs else ground
+    return ground._replace(usage=usage_of()) if "usage" in ground.needs and usage_of is not None else ground
 
 
 def layout(ground: Ground, files: Mapping[str, FileState]) -> Layout:
