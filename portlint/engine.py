@@ -201,7 +201,7 @@ def session(config: Config, options: Options, known: Known = NOTHING_KNOWN) -> S
 
     ground = Ground(config, shown, kinds, prepared.pairs, needs, prepared.names, Claims(config.bands),
                     tuple(scanned.failures), dict(scanned.trees),
-                    lambda path: perfile.reread(config.root, path, prepared.names))
+                    lambda path: perfile.reread(config.root, path, prepared.names), carried=build.Carried())
     ground = build.once(ground, scanned.files, usage)
     notes = [*([config.floor_note] if config.floor_note else []), *scanned.notes]
     return Session(prepared, options, chosen, ground, dict(scanned.files), notes, baselines.load(config.root))

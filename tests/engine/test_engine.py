@@ -157,3 +157,28 @@ def test_the_fix_loop_fixes_the_problems_it_is_asked_for(demo: Path) -> None:
     assert list(fixed.changed) == [SFT] and [p.code for p in fixed.fixed_problems] == ["PL301"]
     everything = fix_loop(current.files, current.check, current.extract, False)
     assert sorted(everything.changed) == ["examples/configs/evals/eval.yaml", SFT, "nemo_rl/distributed/ports.py"]
+
+
+def test_a_check_after_an_edit_finds_what_a_fresh_run_over_the_same_bytes_finds(tmp_path: Path) -> None:
+    # Whose port a.py's default is depends on b.py's helper: it only dials, then it binds. The
+    # session's later layouts take the earlier ones' verdicts only while nothing they read changed.
+    files = {
+        ".portlint.yaml": "bands:\n  dash:\n    range: 8000-8099\n    sites: [other_port]\n",
+        "a.py": "from b import helper\n\n\ndef connect(host, dashboard_port=8265):\n    return helper(host, dashboard_port)\n",
+        "b.py": "import socket\n\nother_port = 8000\n\n\ndef helper(host, port):\n"
+                "    return socket.create_connection((host, port))\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    binds = files["b.py"].replace("    return socket.create_connection((host, port))\n",
+                                  "    s = socket.socket()\n    s.bind((host, port))\n    return s\n")
+    current = engine.session(load_for(tmp_path, ()), Options())
+    assert current.check(current.files) == []
+    edited = current.revised(current.files, "b.py", binds.encode())
+    found = [(p.path, p.line, p.code, p.message) for p in current.check(edited)]
+    assert found == [("a.py", 4, "PL302", "connect.dashboard_port=8265 is not claimed by any band of the layout")]
+    (tmp_path / "b.py").write_text(binds)
+    fresh = engine.session(load_for(tmp_path, ()), Options())
+    assert [(p.path, p.line, p.code, p.message) for p in fresh.check(fresh.files)] == found
+    back = current.revised(edited, "b.py", files["b.py"].encode())
+    assert current.check(back) == []
