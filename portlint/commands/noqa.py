@@ -113,7 +113,7 @@ def suppress(current: Session, files: Mapping[str, FileState], problems: list[Pr
     pending: dict[str, list[Problem]] = defaultdict(list)
     config_path = current.ground.config_path
     for problem in chosen:
-        reason = _no_comment(problem, files, config_path)
+        reason = no_comment(problem, files, config_path)
         if reason:
             refused.append((problem, reason))
         else:
@@ -129,8 +129,9 @@ def suppress(current: Session, files: Mapping[str, FileState], problems: list[Pr
     return Suppressed(files, handled, lines, sorted(refused, key=lambda item: item[0]))
 
 
-def _no_comment(problem: Problem, files: dict[str, FileState], config_path: str) -> str:
-    """Why the problem takes no comment ("" when its file and line may take one)."""
+def no_comment(problem: Problem, files: Mapping[str, FileState], config_path: str) -> str:
+    """Why the problem takes no comment ("" when its file and line may take one): what
+    `--add-noqa` sets aside in the baseline, and an editor offers no suppression for."""
     state = files.get(problem.path)
     if problem.code == "PL001":
         return "a file portlint cannot read or parse takes no comment"

@@ -62,7 +62,7 @@ from portlint.speed import cache
 from portlint.stages import discover, read
 
 FORMAT = 2  # 2: the files' stamps beside the key
-_COMMANDS = ("check", "init", "clean", "rule", "map", "host", "help")
+_COMMANDS = ("check", "init", "clean", "rule", "map", "host", "server", "help")
 _FLAGS = frozenset((
     "--unsafe-fixes", "--statistics", "--show-fixes", "--exit-zero", "--exit-non-zero-on-fix",
     "--no-color", "--quiet", "-q",
