@@ -37,12 +37,30 @@ class Placed(NamedTuple):
     places: tuple[Place, ...]
 
 
-def placed(problems: Iterable[Problem], lines_of: Callable[[str], Lines | None]) -> list[Placed]:
-    """Every problem with its places (a problem with no file, "" or ".": none)."""
+# What `placed` worked out of a problem: the lines of the files it names and its places.
+Memo = dict[tuple[object, ...], tuple[tuple["Lines | None", ...], tuple[Place, ...]]]
+
+
+def placed(problems: Iterable[Problem], lines_of: Callable[[str], Lines | None],
+           earlier: Memo | None = None, kept: Memo | None = None) -> list[Placed]:
+    """Every problem with its places (a problem with no file, "" or ".": none). `earlier`: what
+    the previous call worked out, taken for a problem at the same spans of files whose lines
+    are the same objects (the same bytes: an edit of one file places that file's problems only);
+    `kept` receives this call's."""
     found = []
     for problem in problems:
-        spans = _spans(problem, lines_of)
-        places = tuple(Place(path, _range(lines, start, end)) for path, lines, start, end in spans)
+        key = (problem.path, problem.line, problem.column, problem.end_line, problem.end_column,
+               tuple((s.path, s.start, s.end) for s in problem.sites))
+        paths = sorted({problem.path, *(s.path for s in problem.sites)} - {"", "."})
+        lines = tuple(lines_of(path) for path in paths)
+        hit = earlier.get(key) if earlier is not None else None
+        if hit is not None and len(hit[0]) == len(lines) and all(a is b for a, b in zip(hit[0], lines)):
+            places = hit[1]
+        else:
+            spans = _spans(problem, lines_of)
+            places = tuple(Place(path, _range(lines, start, end)) for path, lines, start, end in spans)
+        if kept is not None:
+            kept[key] = (lines, places)
         found.append(Placed(problem, places))
     return found
 

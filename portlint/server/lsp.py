@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import os
 import traceback
 from pathlib import Path
@@ -30,12 +31,16 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from portlint import __version__
 from portlint.server import actions as coding
-from portlint.server.diagnostics import Placed, broken, diagnostic, placed
+from portlint.server.diagnostics import Memo, Placed, broken, diagnostic, placed
 from portlint.server.positions import UTF16, Lines
 from portlint.server.project import Project
 from portlint.stages import discover
 
 WATCHED = "portlint-watched-files"
+# A check's collections are rare (portlint.GC_THRESHOLDS: the oldest generation almost never),
+# which suits a run that ends; a server that checks again and again would keep every earlier
+# check's cycles. A full collection, once the diagnostics are out, every so many checks.
+COLLECT_EVERY = 50
 
 
 class Located(NamedTuple):
@@ -68,6 +73,11 @@ class PortlintServer(LanguageServer):
         self.folders: list[Path] = []
         self.projects: list[Project] = []
         self.found: dict[int, list[Placed]] = {}  # id(project) -> its problems, placed
+        self.places: dict[int, Memo] = {}  # id(project) -> what placing them worked out, for the next check
+        # (id of a problem's places, index, code, message, line) -> (the places, the diagnostic): the
+        # diagnostics of the last check, taken again for problems placed the same
+        self.shown: dict[tuple[int, int, str, str, int], tuple[tuple[object, ...], types.Diagnostic]] = {}
+        self.showing: dict[tuple[int, int, str, str, int], tuple[tuple[object, ...], types.Diagnostic]] = {}
         self.at: dict[int, dict[str, list[tuple[Placed, int]]]] = {}  # id(project) -> path -> (problem, place index)
         self.published: dict[str, list[types.Diagnostic]] = {}  # uri -> what the client holds
         self.dirty: set[int] = set()  # id(project) of the projects to check
@@ -80,6 +90,7 @@ class PortlintServer(LanguageServer):
         self.opened: dict[tuple[int, str], str] = {}  # (id(project), path) -> the open document's URI
         self.uris: dict[tuple[int, str], str] = {}  # (id(project), path) -> the file's URI, once worked out
         self.reported_bug = False
+        self.checks = 0  # checks published: a full collection every COLLECT_EVERY
         self.shut_down = False  # the client asked for a shutdown before it said exit (LSP: exit 0, else 1)
 
     # -- projects and documents --------------------------------------------------------------
@@ -224,7 +235,10 @@ class PortlintServer(LanguageServer):
         for project in self.projects:
             if id(project) in self.dirty:
                 project.check()
-                found = placed(project.problems, functools.partial(self.lines_of, project))
+                kept: Memo = {}
+                found = placed(project.problems, functools.partial(self.lines_of, project),
+                               self.places.get(id(project)), kept)
+                self.places[id(project)] = kept
                 at: dict[str, list[tuple[Placed, int]]] = {}
                 for item in found:
                     for index, place in enumerate(item.places):
@@ -239,6 +253,10 @@ class PortlintServer(LanguageServer):
             now = wanted.get(uri, [])
             if uri not in first and now != self.published.get(uri, []):
                 self.publish(uri, now)
+        self.shown, self.showing = self.showing, {}
+        self.checks += 1
+        if self.checks % COLLECT_EVERY == 0:
+            gc.collect()
 
     def publish(self, uri: str, diagnostics: list[types.Diagnostic]) -> None:
         self.text_document_publish_diagnostics(
@@ -274,7 +292,13 @@ class PortlintServer(LanguageServer):
         return wanted
 
     def diagnostic(self, project: Project, item: Placed, index: int) -> types.Diagnostic:
-        return diagnostic(item, index, functools.partial(self.uri_of, project), self.docs_url)
+        problem = item.problem
+        key = (id(item.places), index, problem.code, problem.message, problem.line)
+        known = self.showing.get(key) or self.shown.get(key)
+        if known is None or known[0] is not item.places:
+            known = (item.places, diagnostic(item, index, functools.partial(self.uri_of, project), self.docs_url))
+        self.showing[key] = known
+        return known[1]
 
     def broken_of(self, project: Project) -> dict[str, list[types.Diagnostic]]:
         """A config that cannot be used, on its file."""
