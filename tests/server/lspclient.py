@@ -73,6 +73,12 @@ def shown(client: LanguageClient, uri: str) -> list[tuple[str, int, int, int, in
                   for d in client.diagnostics.get(uri, ()))
 
 
+def full(client: LanguageClient, uri: str) -> list[tuple[str, int, int, int, int, str]]:
+    """Each of a file's diagnostics in full: code, start line and character, end line and character, message."""
+    return sorted((str(d.code), d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character,
+                   d.message) for d in client.diagnostics.get(uri, ()))
+
+
 def codes(client: LanguageClient, uri: str) -> list[str]:
     return sorted(str(d.code) for d in client.diagnostics.get(uri, ()))
 

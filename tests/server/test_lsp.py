@@ -19,6 +19,7 @@ from lspclient import (
     codes,
     edit,
     edits_of,
+    full,
     open_file,
     repo,
     shown,
@@ -216,6 +217,12 @@ async def test_fix_all_fixes_the_safe_problems_of_one_file_and_labels_unsafe_fix
     uri = open_file(client, root / "a.yaml")
     docs = (root / "docs.md").as_uri()
     await until(lambda: codes(client, uri) == ["PL301", "PL301"] and codes(client, docs), "the drifts")
+    assert full(client, uri) == [
+        ("PL301", 1, 25, 1, 29, "cluster.master_port_range_low=1500 drifted from the layout: band master gives 1400"),
+        ("PL301", 2, 26, 2, 30, "cluster.master_port_range_high=2500 drifted from the layout: band master gives 1999"),
+    ]
+    assert full(client, docs) == [
+        ("PL501", 2, 49, 2, 53, "doc states master_port_range_low=1300; band master gives 1400")]
     found = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri), range=types.Range(types.Position(0, 0), types.Position(0, 0)),
         context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
@@ -243,6 +250,7 @@ async def test_a_saved_config_is_loaded_again_and_its_errors_show_on_it(client: 
     await start(client, root)
     config, data = (root / ".portlint.yaml"), (root / "a.yaml").as_uri()
     await until(lambda: codes(client, data) == ["PL301"], "the drift")
+    assert full(client, data) == [("PL301", 1, 25, 1, 29, "cluster.master_port_range_low=1500 drifted from the layout: band master gives 1400")]
     uri = open_file(client, config)
     saved(client, config, 2, LAYOUT.replace("1400-1999", "banana"))
     await until(lambda: client.diagnostics.get(uri) and not codes(client, data), "the config error")
@@ -275,6 +283,7 @@ async def test_a_new_config_is_found_when_it_is_saved(client: LanguageClient, tm
     open_file(client, root / ".portlint.yaml", text="")  # a new buffer, then saved
     saved(client, root / ".portlint.yaml", 2, LAYOUT)
     await until(lambda: codes(client, data) == ["PL301"], "the layout's drift")
+    assert full(client, data) == [("PL301", 1, 25, 1, 29, "cluster.master_port_range_low=1500 drifted from the layout: band master gives 1400")]
 
 
 async def test_bad_input_gets_a_diagnostic_an_empty_result_or_an_error_never_a_crash(
@@ -286,7 +295,8 @@ async def test_bad_input_gets_a_diagnostic_an_empty_result_or_an_error_never_a_c
     uri = open_file(client, root / "a.yaml")
     change(client, uri, 2, "cluster:\n  master_port_range_low: [1400\n")  # text that does not parse
     await until(lambda: codes(client, uri) == ["PL001"], "the parse error")
-    assert client.diagnostics[uri][0].message.startswith("cannot check this file: ")
+    assert full(client, uri) == [
+        ("PL001", 2, 0, 2, 0, "cannot check this file: invalid YAML: did not find expected ',' or ']'")]
     change(client, uri, 3, "cluster:\n  master_port_range_low: '\ud800'\n")  # a lone surrogate: JSON carries it, UTF-8 cannot
     await until(lambda: codes(client, uri) == ["PL001"] and "UTF-8" in client.diagnostics[uri][0].message, "not UTF-8")
     stranger = open_file(client, outside / "x.yaml")  # outside the workspace: not checked
@@ -307,6 +317,7 @@ async def test_bad_input_gets_a_diagnostic_an_empty_result_or_an_error_never_a_c
     assert stranger not in client.diagnostics
     change(client, uri, 4, "cluster:\n  master_port_range_low: 1500\n")
     await until(lambda: codes(client, uri) == ["PL301"], "the server still checking")
+    assert full(client, uri) == [("PL301", 1, 25, 1, 29, "cluster.master_port_range_low=1500 drifted from the layout: band master gives 1400")]
     assert client.error is None
     await client.shutdown_session()
     assert client._server is not None and client._server.returncode == 0  # shut down, then exit: 0
