@@ -510,6 +510,21 @@ def host(  # noqa: PLR0913
     return EXIT_PROBLEMS if problems else EXIT_CLEAN
 
 
+@cli.command()
+@click.option("--docs-url", metavar="URL", envvar="PORTLINT_DOCS_URL",
+              help="The docs site a diagnostic links its rule's page on (default: the package's Documentation URL; "
+                   "also PORTLINT_DOCS_URL, or the client's `docsUrl` initialization option).")
+def server(docs_url: str | None) -> int:
+    """Run the language server for editors: LSP over stdin and stdout."""
+    try:
+        import pygls  # noqa: F401 - only this command needs it
+    except ImportError:
+        raise click.UsageError('the language server needs pygls: pip install "portlint[server]"') from None
+    from portlint.server import serve
+
+    return serve(docs_url)
+
+
 def main(argv: list[str] | None = None, known: Known | None = None) -> int:
     """Entry point: every user error is one line on stderr and exit 2, never a traceback.
     `known`: what the caller knows of a check already (portlint.entry.command), for `check`."""

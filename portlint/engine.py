@@ -147,6 +147,36 @@ class Session(NamedTuple):
             self.ground.trees[(path, data)] = state.tree
         return state
 
+    def revised(self, files: Mapping[str, FileState], path: str, data: bytes | None = None) -> dict[str, FileState]:
+        """The files with a listed file as it is now: `data` (text an editor holds and has not
+        saved), or what the disk holds (None). It is extracted where the per-file stage would
+        extract it and left out where it would not, in the listing's order; the flattened trees
+        of its earlier contents are forgotten. A path the listing does not hold changes nothing:
+        which files a check reads is the listing's to say (a language server overlays the
+        editor's buffers this way, one edit at a time)."""
+        kind = self.ground.listed.get(path)
+        if kind is None:
+            return dict(files)
+        prepared = self.prepared
+        mirrored = path in prepared.mirrored
+        state = perfile.revisit(prepared.config.root, path, kind, data, prepared.names, mirrored)
+        for stale in [key for key in self.ground.trees if key[0] == path]:
+            del self.ground.trees[stale]
+        if state is not None and state.tree is not None:
+            self.ground.trees[(path, state.data)] = state.tree
+        if state is None:
+            return {p: s for p, s in files.items() if p != path}
+        if path in files:
+            return {p: state if p == path else s for p, s in files.items()}
+        return {c.path: state if c.path == path else files[c.path]
+                for c in prepared.listing.files if c.path == path or c.path in files}
+
+    def regrounded(self, files: Mapping[str, FileState]) -> Session:
+        """The session with the facts worked out once per run (build.once: names docs describe
+        that nothing else mentions) worked out again from `files`, after edits that may have
+        changed which names the files mention."""
+        return self._replace(ground=build.once(self.ground, files))
+
 
 def session(config: Config, options: Options, known: Known = NOTHING_KNOWN) -> Session:
     """The run of `options` over the repository of `config`: prepared here, or taken from what was
@@ -171,7 +201,7 @@ def session(config: Config, options: Options, known: Known = NOTHING_KNOWN) -> S
 
     ground = Ground(config, shown, kinds, prepared.pairs, needs, prepared.names, Claims(config.bands),
                     tuple(scanned.failures), dict(scanned.trees),
-                    lambda path: perfile.reread(config.root, path, prepared.names))
+                    lambda path: perfile.reread(config.root, path, prepared.names), carried=build.Carried())
     ground = build.once(ground, scanned.files, usage)
     notes = [*([config.floor_note] if config.floor_note else []), *scanned.notes]
     return Session(prepared, options, chosen, ground, dict(scanned.files), notes, baselines.load(config.root))

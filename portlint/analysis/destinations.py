@@ -358,6 +358,19 @@ class Destinations:
 
     def __init__(self, files: Mapping[str, bytes]) -> None:
         self.walk = _Walk(files)
+        self.stops: dict[tuple[str, str], set[str]] = {}  # (path, name) -> how its module reads the name as an end
+
+    def over(self, files: Mapping[str, bytes]) -> Destinations:
+        """The proofs for the repository holding `files` now: these when every file holds the same
+        bytes (the same objects), else new ones that take each module parsed from bytes still there
+        (an edit parses only the edited module again)."""
+        old = self.walk.files
+        if old.keys() == files.keys() and all(files[path] is data for path, data in old.items()):
+            return self
+        fresh = Destinations(files)
+        fresh.walk.modules = {path: module for path, module in self.walk.modules.items()
+                              if path in files and files[path] is old.get(path)}
+        return fresh
 
     def connect_only(self, site: Site) -> bool:
         """True when the site is a Python parameter default whose every read provably ends at the far
@@ -383,7 +396,10 @@ class Destinations:
         module = self.walk.module(site.path)
         if module is None:
             return None
-        uses = _stops(module.tree, site.name.rsplit(".", 1)[-1])
+        name = site.name.rsplit(".", 1)[-1]
+        uses = self.stops.get((site.path, name))
+        if uses is None:
+            uses = self.stops[(site.path, name)] = _stops(module.tree, name)
         return (EXCLUSIVE in uses) if len(uses) == 1 else None
 
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from portlint.config import baseline as baselines
 from portlint.config.build import Config
@@ -70,44 +72,66 @@ class NoqaOutcome(Struct):
     in_git: bool = True  # git listed the files (else a walk did)
 
 
+class Suppressed(NamedTuple):
+    """What commenting problems gave: the files with the comments that held, the problems each
+    file's comments suppress, how many lines took a comment, and the problems left, with why."""
+
+    files: dict[str, FileState]
+    handled: dict[str, list[Problem]]
+    lines: dict[str, int]
+    refused: list[tuple[Problem, str]]
+
+
 def add_noqa(config: Config, options: Options) -> NoqaOutcome:
     current = session(config, structs.replace(options, fix=False, unsafe_fixes=False))
     files = dict(current.files)
     problems = [p for p in current.check(files) if p.path != baselines.NAME]  # a stale entry is dropped below
     laid = current.aside(files)
     kept = [*laid.used, *laid.unjudged] if laid is not None else []
-    original = {path: state.data for path, state in files.items()}
+    done = suppress(current, files, problems, problems)
     outcome = NoqaOutcome(notes=current.notes, in_git=current.prepared.listing.by_git)
-    pending: dict[str, list[Problem]] = defaultdict(list)
-    config_path = current.ground.config_path
-    aside: list[tuple[Problem, str]] = []
-    for problem in problems:
-        reason = _no_comment(problem, files, config_path)
-        if reason:
-            aside.append((problem, reason))
-        else:
-            pending[problem.path].append(problem)
-    handled: dict[str, list[Problem]] = {}
-    counts: dict[str, int] = {}
-    for path, items in sorted(pending.items()):
-        state, done, refused = _annotate(current, files[path], items)
-        files[path] = state
-        handled[path], counts[path] = [p for p, _ in done], len({line for _, line in done})
-        aside += refused
-    _verify(current, files, original, problems, handled, aside)
-    for path, found in handled.items():
+    for path, found in done.handled.items():
         outcome.suppressed += found
-        outcome.added += counts[path] if found else 0
-    entries = _entries(current, files, kept, aside)
-    outcome.set_aside = sorted(aside, key=lambda item: item[0])
-    outcome.changed = {p: (original[p], s.data) for p, s in files.items() if s.data != original[p]}
+        outcome.added += done.lines[path] if found else 0
+    entries = _entries(current, done.files, kept, done.refused)
+    outcome.set_aside = done.refused
+    outcome.changed = {p: (files[p].data, s.data) for p, s in done.files.items() if s.data != files[p].data}
     outcome.write_errors = list(writer.write_changed(config.root, outcome.changed).errors)
     _write_baseline(config, current, entries, outcome)
     return outcome
 
 
-def _no_comment(problem: Problem, files: dict[str, FileState], config_path: str) -> str:
-    """Why the problem takes no comment ("" when its file and line may take one)."""
+def suppress(current: Session, files: Mapping[str, FileState], problems: list[Problem],
+             chosen: Iterable[Problem]) -> Suppressed:
+    """A comment for each chosen problem (of `problems`, what a check of `files` found) where its
+    file and line take one, proved harmless file by file (`_annotate`, then `_verify` over the
+    whole repository), and the problems that take none, with why. `add_noqa` chooses every
+    problem (and sets the others aside in the baseline); an editor's quick fix one."""
+    files = dict(files)
+    original = {path: state.data for path, state in files.items()}
+    refused: list[tuple[Problem, str]] = []
+    pending: dict[str, list[Problem]] = defaultdict(list)
+    config_path = current.ground.config_path
+    for problem in chosen:
+        reason = no_comment(problem, files, config_path)
+        if reason:
+            refused.append((problem, reason))
+        else:
+            pending[problem.path].append(problem)
+    handled: dict[str, list[Problem]] = {}
+    lines: dict[str, int] = {}
+    for path, items in sorted(pending.items()):
+        state, done, refusals = _annotate(current, files[path], items)
+        files[path] = state
+        handled[path], lines[path] = [p for p, _ in done], len({line for _, line in done})
+        refused += refusals
+    refused += _verify(current, files, original, problems, handled)
+    return Suppressed(files, handled, lines, sorted(refused, key=lambda item: item[0]))
+
+
+def no_comment(problem: Problem, files: Mapping[str, FileState], config_path: str) -> str:
+    """Why the problem takes no comment ("" when its file and line may take one): what
+    `--add-noqa` sets aside in the baseline, and an editor offers no suppression for."""
     state = files.get(problem.path)
     if problem.code == "PL001":
         return "a file portlint cannot read or parse takes no comment"
@@ -163,12 +187,14 @@ def _write_baseline(config: Config, current: Session, entries: list[baselines.En
 
 def _verify(
     current: Session, files: dict[str, FileState], original: dict[str, bytes], problems: list[Problem],
-    handled: dict[str, list[Problem]], aside: list[tuple[Problem, str]],
-) -> None:
-    """Check the repository again: a commented file must lose exactly its handled problems."""
+    handled: dict[str, list[Problem]],
+) -> list[tuple[Problem, str]]:
+    """Check the repository again: a commented file must lose exactly its handled problems (a file
+    that does not is put back as it was, and its problems are refused, with why)."""
     before = {_identity(p) for p in problems}
     after = current.check(files)
     left = {_identity(p) for p in after}
+    refused = []
     for path, found in handled.items():
         if not found:
             continue
@@ -178,8 +204,9 @@ def _verify(
             files[path] = current.extract(path, files[path].kind, original[path])
             why = "adding comments to this file changed what portlint finds in it" if new else \
                 "a comment on its line does not suppress it"
-            aside += [(p, why) for p in found]
+            refused += [(p, why) for p in found]
             handled[path] = []
+    return refused
 
 
 def _identity(problem: Problem) -> tuple[str, int, int, str, str]:

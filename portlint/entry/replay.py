@@ -63,7 +63,7 @@ from portlint.speed.switch import fast
 from portlint.stages import discover, read
 
 FORMAT = 2  # 2: the files' stamps beside the key
-_COMMANDS = ("check", "init", "clean", "rule", "map", "host", "help")
+_COMMANDS = ("check", "init", "clean", "rule", "map", "host", "server", "help")
 _FLAGS = frozenset((
     "--unsafe-fixes", "--statistics", "--show-fixes", "--exit-zero", "--exit-non-zero-on-fix",
     "--no-color", "--quiet", "-q",

@@ -142,7 +142,7 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
             return in_tests(where.path, self.test_paths) or mocked(where)
         return in_tests(where, self.test_paths)
 
-    @property
+    @cached_property
     def code_sites(self) -> tuple[Site, ...]:
         """Sites in configs, scripts and code (not docs)."""
         return tuple(site for site in self.sites if not site.is_doc)

@@ -53,10 +53,12 @@ class Problem:
         )
 
     @classmethod
-    def replacing(cls, site: Site, code: str, message: str, value: int, safe: bool = True) -> Problem:
-        """A problem whose fix rewrites the site's digits to `value`."""
+    def replacing(
+        cls, site: Site, code: str, message: str, value: int, safe: bool = True, sites: tuple[Site, ...] = (),
+    ) -> Problem:
+        """A problem whose fix rewrites the site's digits to `value` (about `sites`, when it names more)."""
         fix = Fix((Edit(site.start, site.end, str(value).encode()),), safe)
-        return cls.at(site, code, message, fix if site.fixable else None)
+        return cls.at(site, code, message, fix if site.fixable else None, sites)
 
 
     def applicable(self, unsafe_fixes: bool) -> bool:

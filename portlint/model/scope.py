@@ -17,6 +17,7 @@ function, class or object named as a fake (`fake_server(port=8000)`,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from portlint.model.globs import matcher
@@ -35,8 +36,10 @@ DEFAULT_TEST_PATHS: tuple[str, ...] = (
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def in_tests(path: str, patterns: tuple[str, ...] = DEFAULT_TEST_PATHS) -> bool:
-    """True when the repository-relative path is test-like under `patterns` (none: nothing is)."""
+    """True when the repository-relative path is test-like under `patterns` (none: nothing is).
+    Kept per path: the rules ask it of every site, in every round of a run (a fix round, an edit)."""
     return bool(patterns) and matcher(patterns)(path)
 
 

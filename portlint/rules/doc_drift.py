@@ -129,4 +129,4 @@ def _against_code(site: Site, values: dict[int, Site], unreferenced: bool) -> It
         (value, where), = values.items()
         if value != site.value:
             message = f"doc states {site.name}={site.value}; {where.path}:{where.line} defines {value}"
-            yield Problem.replacing(site, CODE, message, value, safe=False)
+            yield Problem.replacing(site, CODE, message, value, safe=False, sites=(site, where))

@@ -24,6 +24,7 @@ from portlint.model.edits import Edit, Fix
 from portlint.model.frozen import Scalar
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
+from portlint.model.sites import Site
 from portlint.stages.layout.bind import drift
 
 CODE = "PL401"
@@ -34,6 +35,7 @@ NEEDS = frozenset({"frozen"})
 
 def check(layout: Layout) -> Iterator[Problem]:
     drifted = _drifted_from_layout(layout)
+    sites: dict[tuple[str, int], Site] = {}  # (path, start) -> the site written there, once a copy drifted
     for pair in layout.frozen:
         if pair.copy is None or pair.source is None:
             continue
@@ -52,7 +54,11 @@ def check(layout: Layout) -> Iterator[Problem]:
             if fix is not None and (pair.pair.spec.inferred or _zero(mine.value) or _zero(theirs.value)
                                     or _inferred_band(layout, mine)):
                 fix = Fix(fix.edits, safe=False)  # a guessed pair, a 0 the kernel fills, or an unconfirmed band
-            yield Problem(mine.path, mine.line, mine.column, CODE, message, fix, mine.line, mine.column + len(mine.value))
+            if not sites:
+                sites = {(site.path, site.start): site for site in layout.sites}
+            about = tuple(site for site in (sites.get((mine.path, mine.start)), sites.get((theirs.path, theirs.start))) if site)
+            yield Problem(mine.path, mine.line, mine.column, CODE, message, fix, mine.line, mine.column + len(mine.value),
+                          sites=about)  # both literals: the copy's and the source's (a port's sites; other scalars have none)
 
 
 def _drifted_from_layout(layout: Layout) -> set[tuple[str, int]]:

@@ -45,6 +45,7 @@ _KINDS = {
     ".py": "python",
     ".md": "markdown", ".markdown": "markdown",
 }
+SUFFIXES = tuple(_KINDS)  # the suffixes of the files an extractor reads (and scripts without one)
 _SHELLS = (b"sh", b"bash", b"dash", b"ksh", b"zsh")
 
 class Candidate(NamedTuple):  # not a Struct: the warm path (runcache) lists files and imports no msgspec

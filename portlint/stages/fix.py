@@ -60,11 +60,14 @@ class Fixed(NamedTuple):
 def fix_loop(
     files: Mapping[str, FileState], check: Callable[[Mapping[str, FileState]], list[Problem]],
     extract: Callable[[str, str, bytes], FileState], unsafe: bool, notes: Iterable[str] = (),
+    wanted: Callable[[Problem], bool] | None = None,
 ) -> Fixed:
     """Every applicable fix spliced in, each changed file extracted again (a fix whose result does
     not parse is refused) and everything checked again, until nothing applicable is left or
     MAX_FIX_ROUNDS have passed (the files that still change are then left as they were).
-    `check` gives the problems of the files; `notes`: the run's so far (a note is made once)."""
+    `check` gives the problems of the files; `notes`: the run's so far (a note is made once);
+    `wanted`: which applicable problems to fix (None: all of them; an editor's quick fix
+    chooses one problem, or one file's)."""
     files = dict(files)
     original = {path: state.data for path, state in files.items()}
     known, made = set(notes), []
@@ -84,7 +87,7 @@ def fix_loop(
     for _ in range(MAX_FIX_ROUNDS):
         by_path = defaultdict(list)
         for problem in check(files):
-            if problem.applicable(unsafe) and problem.path not in refused:
+            if problem.applicable(unsafe) and problem.path not in refused and (wanted is None or wanted(problem)):
                 by_path[problem.path].append(problem)
         if not by_path:
             break

@@ -96,6 +96,20 @@ def remember(store: cache.Cache, state: FileState, mirrored: bool) -> None:
     store.put(state.path, key(state.kind, cache.digest(state.data), mirrored), (state.extraction, state.tree))
 
 
+def revisit(root: Path, path: str, kind: str, data: bytes | None, names: NameFilter, mirrored: bool) -> FileState | None:
+    """One listed file visited again as `scan` visits it, with `data` in place of what the disk
+    holds (text an editor has not saved; None: the disk's bytes, read again): its state, or None
+    where the stage would not extract it (nothing worth extracting, or nothing to read)."""
+    pattern = prefilter(names.selector_names)
+    if data is None:
+        data = read_file(root, path, False, pattern.search).data
+        if data is None:
+            return None
+    if not mirrored and not worth_extracting(kind, data, pattern):
+        return None
+    return extract_file(path, kind, data, names, mirrored)
+
+
 def reread(root: Path, path: str, names: NameFilter) -> bytes | None:
     """A listed file's bytes read again (a frozen side, a text outside the extracted files);
     None when it is skipped or cannot be checked (the first read said why)."""

@@ -100,3 +100,12 @@ def test_the_browser_check_fails_on_a_script_error_or_a_missing_resource(
     assert out[-1] == "Opened 2 pages in Chromium: 0 without errors, 2 with."
     assert any(line.startswith("deep/page.html: exception: ReferenceError: undefinedFunction is not defined") for line in out)
     assert any(line.startswith("index.html: network: Failed to load resource") and "missing.png" in line for line in out)
+
+
+def test_a_diagnostic_links_the_page_the_site_makes_for_its_rule(generated: Path) -> None:
+    from portlint.server.diagnostics import RULE_PAGE  # where `portlint server` links each rule's code
+
+    for rule in rules.ALL:
+        page = docs.GENERATED.relative_to(docs.DOCS) / "rules" / f"{rule.CODE}.md"
+        assert (generated / "rules" / f"{rule.CODE}.md").is_file()
+        assert RULE_PAGE.format(code=rule.CODE) == page.with_suffix(".html").as_posix()  # Sphinx: one .html per page

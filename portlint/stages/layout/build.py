@@ -14,14 +14,14 @@ from typing import NamedTuple
 
 from portlint.analysis.destinations import Destinations
 from portlint.config.build import Config
-from portlint.model.extraction import CodeFile
+from portlint.model.extraction import CodeFile, Extraction
 from portlint.model.files import FileState
 from portlint.model.frozen import Flat, FrozenCheck, FrozenPair, InheritanceError
 from portlint.model.layout import NOWHERE, Claims, Layout
 from portlint.model.naming import NameFilter
 from portlint.model.sites import Failure, Site
 from portlint.model.usage import Usage
-from portlint.stages.layout import frozen
+from portlint.stages.layout import frozen, ownership
 from portlint.stages.layout.bind import bind
 
 FACTS = frozenset(("commands", "code_files", "unreferenced", "frozen", "usage"))  # what a rule may declare in NEEDS
@@ -42,42 +42,103 @@ class Ground(NamedTuple):
     reread: Callable[[str], bytes | None]  # a listed file's bytes read again (None: skipped, or cannot be checked)
     unreferenced: frozenset[str] = frozenset()  # names docs describe that no other file mentions (when needed)
     usage: Usage | None = None  # what the config's entries matched (when needed)
+    carried: Carried | None = None  # what a layout hands the next one of the run (None: nothing)
 
 
-def once(ground: Ground, files: Mapping[str, FileState], usage_of: Callable[[], Usage]) -> Ground:
+class Carried:
+    """What one layout of a run hands the next, so that a round after a change (a fix round, an
+    editor's edit) works out again only what the changed files change:
+
+    - `bound`: each file's sites bound to the bands, kept while its extraction is the same object
+      (the per-file stage makes a new one for new bytes), so its sites stay the same objects;
+    - `destinations`: the Python proofs, the same while every code file holds the same bytes,
+      else new ones reusing the modules parsed from bytes still there;
+    - `owners`: whose port each site is (ownership.py), by site object: a site's verdict reads the
+      site, the config and, for a Python site, the code files' proofs, so the Python sites'
+      verdicts go when a code file changes, and a file's verdicts go with its earlier sites.
+    """
+
+    def __init__(self) -> None:
+        self.bound: dict[str, tuple[Extraction, tuple[Site, ...]]] = {}
+        self.destinations: Destinations | None = None
+        self.owners: dict[int, tuple[Site, str]] = {}
+
+    def proofs(self, code: tuple[CodeFile, ...]) -> Destinations:
+        files = {f.path: f.data for f in code}
+        earlier = self.destinations
+        now = earlier.over(files) if earlier is not None else Destinations(files)
+        if now is not earlier:
+            self.owners = {key: kept for key, kept in self.owners.items() if kept[0].kind != "python"}
+        self.destinations = now
+        return now
+
+    def tidy(self, sites: tuple[Site, ...]) -> None:
+        """Forget the verdicts of sites no layout holds any more (a file dropped from the picture),
+        once there are many of them."""
+        if len(self.owners) > len(sites) + 4096:
+            live = {id(site) for site in sites}
+            self.owners = {key: kept for key, kept in self.owners.items() if key in live}
+
+
+def once(ground: Ground, files: Mapping[str, FileState], usage_of: Callable[[], Usage] | None = None) -> Ground:
     """The ground with the facts worked out once per run (fixes change numbers, never names nor
     which files there are), from the files as the per-file stage left them. `usage_of` works
-    out what the config's entries matched (it reads the rule registry, which stages do not import)."""
+    out what the config's entries matched (it reads the rule registry, which stages do not
+    import); None keeps what the ground knows of it."""
     if "unreferenced" in ground.needs:
         sites = bind((s for f in files.values() for s in f.extraction.sites), ground.claims)
         texts = ((p, _data(ground, files, p) or b"") for p, kind in sorted(ground.listed.items()) if kind != "markdown")
         ground = ground._replace(unreferenced=unreferenced(sites, texts))
-    return ground._replace(usage=usage_of()) if "usage" in ground.needs else ground
+    return ground._replace(usage=usage_of()) if "usage" in ground.needs and usage_of is not None else ground
 
 
 def layout(ground: Ground, files: Mapping[str, FileState]) -> Layout:
     """The layout a rule sees: the bands, every site bound, what could not be checked, and the
     facts the selected rules read."""
     config, needs = ground.config, ground.needs
-    sites = bind((s for f in files.values() for s in f.extraction.sites), ground.claims)
+    sites = tuple(site for state in files.values() for site in _bound(ground, state))
     failures = failures_of(files.values())
     checks: list[FrozenCheck] = []
     if "frozen" in needs:
         checks = frozen_checks(ground.pairs, lambda p: _data(ground, files, p), ground.names.wants, ground.trees, failures)
     code = code_files(files.values()) if "code_files" in needs else ()
-    return Layout(
+    carried = ground.carried
+    destinations: Destinations | None = None
+    if code:
+        destinations = carried.proofs(code) if carried is not None else Destinations({f.path: f.data for f in code})
+    made = Layout(
         config.ephemeral_floor, config.bands, sites, (*ground.read_failures, *failures),
         frozen=tuple(checks),
         commands=tuple(c for f in files.values() for c in f.extraction.commands) if "commands" in needs else (),
-        code_files=code, destinations=Destinations({f.path: f.data for f in code}) if code else NOWHERE,
+        code_files=code, destinations=destinations or NOWHERE,
         config_path=ground.config_path, declared=bool(config.bands), test_paths=config.test_paths,
         unreferenced=ground.unreferenced, usage=ground.usage,
     )
+    if carried is not None:
+        carried.tidy(sites)
+        ownership.carry(made, carried.owners)
+    return made
 
 
 def needs_of(rules: Iterable[ModuleType]) -> frozenset[str]:
     """The facts the rules read; a rule that declares nothing gets every fact."""
     return frozenset(fact for rule in rules for fact in getattr(rule, "NEEDS", FACTS))
+
+
+def _bound(ground: Ground, state: FileState) -> tuple[Site, ...]:
+    """A file's sites bound to the bands, as bound last time when its extraction is the same."""
+    if ground.carried is None:
+        return bind(state.extraction.sites, ground.claims)
+    bound = ground.carried.bound
+    known = bound.get(state.path)
+    if known is not None and known[0] is state.extraction:
+        return known[1]
+    sites = bind(state.extraction.sites, ground.claims)
+    bound[state.path] = (state.extraction, sites)
+    if known is not None:  # the file's earlier sites are gone, and their verdicts with them
+        for site in known[1]:
+            ground.carried.owners.pop(id(site), None)
+    return sites
 
 
 def _data(ground: Ground, files: Mapping[str, FileState], path: str) -> bytes | None:

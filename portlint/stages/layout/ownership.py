@@ -55,15 +55,20 @@ _KEY = "_portlint_ownership"
 class Ownership:
     """Each site's owner, computed on first ask (see the module)."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, kept: dict[int, tuple[Site, str]] | None = None) -> None:
         self.layout = layout
         self.known: dict[int, str] = {}
+        self.kept = kept  # verdicts of earlier layouts of the same run (`carry`)
 
     def of(self, site: Site) -> str:
         """OURS, or what the site is instead."""
         found = self.known.get(id(site))
         if found is None:
-            found = self.known[id(site)] = self._judge(site)
+            kept = self.kept.get(id(site)) if self.kept is not None else None
+            found = kept[1] if kept is not None and kept[0] is site else self._judge(site)
+            self.known[id(site)] = found
+            if self.kept is not None:
+                self.kept[id(site)] = (site, found)
         return found
 
     def ours(self, site: Site) -> bool:
@@ -93,6 +98,13 @@ def ownership(layout: Layout) -> Ownership:
     if found is None:
         found = layout.__dict__[_KEY] = Ownership(layout)
     return found
+
+
+def carry(layout: Layout, kept: dict[int, tuple[Site, str]]) -> None:
+    """Give the layout an Ownership that takes the verdicts `kept` from earlier layouts of the run
+    for the very same sites (a site object is the same only while its file's extraction is: see
+    `portlint.stages.layout.build.Carried`), and keeps its own there."""
+    layout.__dict__[_KEY] = Ownership(layout, kept)
 
 
 def firewall(site: Site) -> bool:
