@@ -35,6 +35,15 @@ def _venv(where: Path) -> Path:
     return where / "bin"
 
 
+def _source(tmp_path: Path) -> Path:
+    """The repository's committed files in a folder of their own: a build writes the version file
+    into the tree it builds, which must not be this checkout (a check running meanwhile would see
+    portlint's source change)."""
+    source = tmp_path / "source"
+    subprocess.run(["git", "clone", "--quiet", "--local", str(ROOT), str(source)], check=True, capture_output=True)
+    return source
+
+
 def _demo_output(portlint: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     work = tmp_path / "work"
     if not work.exists():
@@ -47,7 +56,7 @@ def _demo_output(portlint: Path, tmp_path: Path) -> subprocess.CompletedProcess[
 @pytest.mark.slow
 def test_build_makes_a_wheel_and_an_sdist_that_install_and_run(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], check=True,
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(_source(tmp_path))], check=True,
                    capture_output=True, text=True)
     [wheel] = dist.glob("portlint-*.whl")
     [sdist] = dist.glob("portlint-*.tar.gz")
@@ -71,7 +80,7 @@ def test_pipx_runs_portlint_from_the_checkout(tmp_path: Path) -> None:
     assert pipx is not None, "pipx comes with the test extra"
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "NO_COLOR")}
     env.update(PIPX_HOME=str(tmp_path / "pipx"), PIPX_BIN_DIR=str(tmp_path / "bin"))
-    done = subprocess.run([pipx, "run", "--spec", str(ROOT), "portlint", "--version"], capture_output=True,
+    done = subprocess.run([pipx, "run", "--spec", str(_source(tmp_path)), "portlint", "--version"], capture_output=True,
                           text=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr
     assert VERSION.fullmatch(done.stdout.removeprefix("portlint, version ").strip()), done.stdout
