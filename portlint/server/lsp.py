@@ -30,6 +30,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from portlint import __version__
+from portlint.report import printable
 from portlint.server import actions as coding
 from portlint.server.diagnostics import Memo, Placed, broken, diagnostic, placed
 from portlint.server.positions import UTF16, Lines
@@ -319,7 +320,7 @@ class PortlintServer(LanguageServer):
             self.reported_bug = True
             self.window_show_message(types.ShowMessageParams(
                 type=types.MessageType.Error,
-                message=f"portlint: internal error: {type(error).__name__}: {error} (details in the log)"))
+                message=printable(f"portlint: internal error: {type(error).__name__}: {error} (details in the log)")))
 
     def editor(self, project: Project) -> coding.Editor:
         return coding.Editor(
