@@ -140,7 +140,8 @@ def check(  # noqa: PLR0913
     options = Options(
         select=select, ignore=ignore, fix=fix or diff, unsafe_fixes=unsafe_fixes,
         write=not diff, paths=_reported(config.root, paths), cache=not no_cache,
-        ahead=("portlint.report.text", *(() if diff else (_reporter(output_format, statistics),))),
+        # json: the run cache stores its entry with it (portlint.entry.replay)
+        ahead=("portlint.report.text", "json", *(() if diff else (_reporter(output_format, statistics),))),
     )
     if add_noqa:
         if fix or diff:
@@ -559,14 +560,6 @@ def main(argv: list[str] | None = None, known: Known | None = None) -> int:
 
 
 _ABORTED = "portlint: aborted"
-
-
-def interrupted() -> int:
-    """A check interrupted before the CLI ran it (while its files were read ahead, portlint.entry.command)
-    says what `main` says of one click saw interrupted: a blank line, then one line; exit 130."""
-    click.echo(err=True)
-    click.echo(_ABORTED, err=True)
-    return EXIT_INTERRUPTED
 
 
 def _one_line(error: click.ClickException) -> str:

@@ -78,7 +78,6 @@ class Known(NamedTuple):
 
     root: Path | None = None  # the repository the listing is of
     listing: Callable[[], discover.Listed | None] | None = None  # git's listing, when the run lists (None: git's own)
-    ahead: Prepared | None = None  # the stages before the rules, run before the CLI was imported
     confirm: Callable[..., None] | None = None  # told what the check ran on and read (the warm path's recorder)
 
 
@@ -179,13 +178,8 @@ class Session(NamedTuple):
 
 
 def session(config: Config, options: Options, known: Known = NOTHING_KNOWN) -> Session:
-    """The run of `options` over the repository of `config`: prepared here, or taken from what was
-    prepared ahead (`known`) when that was for this config and cache."""
-    ahead = known.ahead
-    if ahead is not None and ahead.config == config and ahead.cache == options.cache:
-        prepared = ahead
-    else:
-        prepared = prepare(config, options.cache, known, ("portlint.rules", *options.ahead))
+    """The run of `options` over the repository of `config`."""
+    prepared = prepare(config, options.cache, known, ("portlint.rules", *options.ahead))
     config = prepared.config  # equal to the one asked for: its frozen pairs are the ones matched (usage)
     from portlint import rules as registry  # after the per-file stage: a cold check's workers start first
 

@@ -1,7 +1,6 @@
 """The `portlint` command: a check whose inputs are unchanged replays its last output
-(portlint/entry/replay.py) before click or the engine is imported; one that is not runs the
-stages before the rules before click is imported (engine.prepare), and hands what it knows
-(the listing, those results, the recorder) to the CLI, which runs the rest."""
+(portlint/entry/replay.py) before click or the engine is imported; one that is not hands what
+the warm path learnt (the root, git's listing, the recorder) to the CLI, which runs it."""
 from __future__ import annotations
 
 import _signal  # the C module under `signal`, loaded with the interpreter: the handler imports nothing
@@ -42,10 +41,8 @@ import gc  # noqa: E402
 from typing import TYPE_CHECKING, NoReturn  # noqa: E402
 
 from portlint import GC_THRESHOLDS  # noqa: E402 - after the handler, as gc and typing are
-from portlint.speed.switch import fast  # noqa: E402
 
 if TYPE_CHECKING:
-    from portlint.engine import Known, Prepared
     from portlint.entry.replay import Warm
 
 
@@ -65,40 +62,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(args: list[str], warm: Warm) -> int:
-    """A plain check that was not replayed: the stages before the rules run before the CLI is
-    imported, which this process imports while the pool's workers start on the files; the CLI
-    then parses the arguments and runs the check on those results (when its config is theirs)."""
+    """A plain check that was not replayed: the CLI parses the arguments and runs it, with what
+    the warm path learnt (the root, git's listing, the recorder)."""
+    from portlint.cli import main as cli_main
     from portlint.engine import Known
 
-    known = Known(warm.root, warm.handed, confirm=warm.confirm)
-    try:
-        if fast("ahead"):
-            known = known._replace(ahead=_ahead(warm, known))
-    except KeyboardInterrupt:  # most of a cold check's time: ^C ends it as it ends the CLI's
-        from portlint.cli import interrupted
-
-        return interrupted()
-    from portlint.cli import main as cli_main
-
-    return cli_main(args, known)
-
-
-def _ahead(warm: Warm, known: Known) -> Prepared | None:
-    """The check's stages before the rules, with the config the arguments name; None where that
-    fails (the CLI's run meets the error again and reports it, in its words)."""
-    from portlint import engine
-    from portlint.config.load import load_for
-
-    try:
-        config = load_for(warm.start, tuple(warm.parsed.config_args), warm.parsed.ephemeral_floor)
-        engine.fewer_collections()
-        return engine.prepare(config, True, known, ("portlint.rules", *_LATER))
-    except Exception:  # noqa: BLE001 - the CLI's run meets it again and reports it
-        return None
-
-
-# What the CLI imports to report a check, and json, which the run cache stores its entry with.
-_LATER = ("portlint.cli", "portlint.report", "portlint.report.text", "json")
+    return cli_main(args, Known(warm.root, warm.handed, confirm=warm.confirm))
 
 
 def run() -> NoReturn:

@@ -324,7 +324,7 @@ class Warm:
                 merged[-1][1] += data
             else:
                 merged.append([fd, data])
-        import json  # imported ahead, while a cold check's pool works (start._LATER)
+        import json  # imported while a cold check's pool works (the CLI's Options.ahead)
 
         entry = {"format": FORMAT, "key": key, "stamps": self.stamps, "code": code, "file": written,
                  "out": [[fd, data.decode("latin-1")] for fd, data in merged]}
@@ -418,7 +418,7 @@ def _load(path: Path) -> dict[str, Any] | None:
     try:
         stored = cache.read_own(path)
     except OSError:
-        return None  # none (a cold check imports json only while its pool works: start._LATER)
+        return None  # none (a cold check imports json only while its pool works: Options.ahead)
     import json
 
     try:

@@ -28,7 +28,6 @@ FAST_PATHS = {
     "commands": "a YAML or Python file's commands read only where its bytes mention a tool (plain: every file's)",
     "markdown": "a Markdown file parsed only where a line writes a wanted name and a number (plain: every one kept)",
     "replay": "a check whose inputs are all unchanged replays its last output (plain: every check runs)",
-    "ahead": "a cold check's files read and extracted before the CLI is imported (plain: after it)",
     "pool": "the per-file stage shared with forked workers (plain: one process)",
 }
 _plain: frozenset[str] = frozenset()

@@ -50,39 +50,6 @@ def test_a_session_checks_its_files_as_a_run_does(demo: Path) -> None:
     assert current.extract(state.path, state.kind, state.data) == state
 
 
-def _prepares(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """The roots `engine.prepare` lists from now on, in order."""
-    prepared: list[Path] = []
-    real = engine.prepare
-    monkeypatch.setattr(engine, "prepare", lambda config, *rest: prepared.append(config.root) or real(config, *rest))
-    return prepared
-
-
-def test_a_run_takes_what_was_prepared_ahead_for_its_config_and_cache(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The stages before the rules, prepared before the CLI asked (the `portlint` command does),
-    are what `run` checks when its config is theirs and the cache is on: the same problems,
-    notes and digests as a run from scratch."""
-    config = load_for(demo, ())
-    fresh = engine.run(config, Options(cache=True, select=("PL301",)))
-    (demo / ".portlint_cache").rename(demo.parent / "old-cache")
-    ahead = engine.prepare(config, True, Known(), ("portlint.rules",))
-    prepared = _prepares(monkeypatch)
-    taken = engine.run(config, Options(cache=True, select=("PL301",)), Known(demo, ahead=ahead))
-    assert prepared == []  # nothing listed or read again
-    assert taken.problems == fresh.problems and {p.code for p in taken.problems} == {"PL301"}
-    assert taken.read == fresh.read and taken.notes == fresh.notes
-
-
-@pytest.mark.parametrize("asked", ["another config", "no cache"])
-def test_what_was_prepared_for_something_else_is_not_taken(demo: Path, monkeypatch: pytest.MonkeyPatch, asked: str) -> None:
-    ahead = engine.prepare(load_for(demo, ()), True)
-    config = load_for(demo, ("ephemeral_floor = 40000",) if asked == "another config" else ())
-    prepared = _prepares(monkeypatch)
-    outcome = engine.run(config, Options(cache=asked != "no cache"), Known(demo, ahead=ahead))
-    assert prepared == [demo]
-    assert outcome.problems == engine.run(config, Options()).problems
-
-
 def test_a_run_lists_what_it_is_handed_for_its_root(demo: Path) -> None:
     """The listing handed over (the warm path's, from git) is the one read, for that root only."""
     config = load_config(find_config(demo), demo)

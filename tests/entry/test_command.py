@@ -1,6 +1,5 @@
-"""The `portlint` command: a check it does not replay has its stages before the rules run before the
-CLI is imported, and hands them, with the listing and the recorder, to the CLI; what the CLI
-reports is what it reports without any of that."""
+"""The `portlint` command: a check it does not replay is the CLI's, handed the listing and the
+recorder; what the CLI reports is what it reports without them."""
 from __future__ import annotations
 
 import os
@@ -31,37 +30,34 @@ def _prepares(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return prepared
 
 
-def test_a_cold_check_is_prepared_once_before_the_cli_which_runs_on_it(
+def test_a_cold_check_is_prepared_once_and_reports_what_a_check_without_the_cache_does(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     prepared = _prepares(monkeypatch)
     assert command.main(["check", "--output-format", "json"]) == 1
     assert prepared == [repo]
-    ahead = capsys.readouterr().out
+    cold = capsys.readouterr().out
     monkeypatch.setenv("PORTLINT_NO_CACHE", "1")
     assert command.main(["check", "--output-format", "json"]) == 1
-    assert capsys.readouterr().out == ahead and prepared == [repo, repo]
+    assert capsys.readouterr().out == cold and prepared == [repo, repo]
 
 
-def test_a_check_that_cannot_be_prepared_ahead_leaves_its_error_to_the_cli(
-    repo: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A config that does not load: nothing is prepared ahead, and the CLI says what is wrong."""
+def test_a_config_that_does_not_load_is_one_line_of_the_cli(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / ".portlint.yaml").write_text("bands: [\n")
     assert command.main(["check"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("portlint: error: .portlint.yaml") and captured.err.count("\n") == 1
 
 
-def test_a_usage_error_after_a_check_prepared_ahead_is_the_clis(repo: Path) -> None:
-    """`check --output-format bogus` is a plain check to the warm path, which prepares it; click
+def test_a_usage_error_after_the_warm_path_is_the_clis(repo: Path) -> None:
+    """`check --output-format bogus` is a plain check to the warm path, which records it; click
     then refuses the format as it does without it: one line, exit 2, nothing on stdout."""
     env = {name: value for name, value in os.environ.items() if name != "PORTLINT_NO_CACHE"}
     args = [sys.executable, "-m", "portlint", "check", "--output-format", "bogus", "."]
-    ahead = subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True)
+    warm = subprocess.run(args, cwd=repo, env=env, capture_output=True, text=True)
     plain = subprocess.run(args, cwd=repo, env={**env, "PORTLINT_NO_CACHE": "1"}, capture_output=True, text=True)
-    assert (ahead.returncode, ahead.stdout, ahead.stderr) == (plain.returncode, plain.stdout, plain.stderr)
-    assert ahead.returncode == 2 and ahead.stderr.startswith("portlint: error: ") and ahead.stderr.count("\n") == 1
+    assert (warm.returncode, warm.stdout, warm.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert warm.returncode == 2 and warm.stderr.startswith("portlint: error: ") and warm.stderr.count("\n") == 1
 
 
 def test_a_check_after_one_whose_cli_failed_reads_the_files_again(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,12 +70,11 @@ def test_a_check_after_one_whose_cli_failed_reads_the_files_again(repo: Path, mo
     assert "tools.sh" in outcome.read
 
 
-def test_a_check_interrupted_while_its_files_are_read_ahead_says_aborted(
+def test_a_check_interrupted_while_its_files_are_read_says_aborted(
     repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """^C while the stages before the rules run ahead of the CLI (most of a cold check) ends the
-    check as it ends one the CLI runs: a blank line and `portlint: aborted` on stderr, exit 130,
-    no traceback."""
+    """^C while the stages before the rules run (most of a cold check): a blank line and
+    `portlint: aborted` on stderr, exit 130, no traceback."""
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 

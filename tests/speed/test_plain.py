@@ -19,8 +19,8 @@ from portlint.speed import switch
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("PL*/*") if (p / "repo").is_dir())
-# The fast paths of the per-file stage and the engine (the command's own, replay and ahead, below).
-STAGES = sorted(set(switch.FAST_PATHS) - {"replay", "ahead"})
+# The fast paths of the per-file stage and the engine (the command's own, replay, below).
+STAGES = sorted(set(switch.FAST_PATHS) - {"replay"})
 Output = tuple[int, str, str]
 
 
@@ -83,7 +83,7 @@ def test_the_generated_repository_reads_the_same_by_each_plain_way(name: str, ge
     assert _checked(generated, ["--select", "ALL"], [name]) == fast
 
 
-@pytest.mark.parametrize("name", ["replay", "ahead", "all"])
+@pytest.mark.parametrize("name", ["replay", "all"])
 def test_the_command_reports_the_same_cold_warm_and_by_the_plain_ways(name: str, generated: Path, tmp_path: Path,
                                                                      capfd: pytest.CaptureFixture[str],
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,7 +22,7 @@ from portlint.stages.extract import python as python_extract
 # What each fast path of the per-file stage skips, by the function whose answer lets it skip.
 COUNTED = ("prefilter", "needles", "outline", "yaml", "documents", "commands", "markdown")
 # Taken by the command, or by the engine around the per-file stage.
-COMMAND = ("replay", "ahead", "pool")
+COMMAND = ("replay", "pool")
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def test_the_plain_ways_cut_nothing(generated: Path) -> None:
     assert +_per_file_cuts(generated, ["all"]) == Counter()
 
 
-def test_the_command_replays_runs_ahead_and_forks_a_pool(generated: Path, tmp_path: Path,
+def test_the_command_replays_and_forks_a_pool(generated: Path, tmp_path: Path,
                                                            capfd: pytest.CaptureFixture[str],
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
@@ -85,13 +85,12 @@ def test_the_command_replays_runs_ahead_and_forks_a_pool(generated: Path, tmp_pa
     monkeypatch.chdir(repo)
     taken: Counter[str] = Counter()
     _counting(monkeypatch, taken, "replay", replay.Warm, "replay", lambda code, args: code is not None)
-    _counting(monkeypatch, taken, "ahead", command, "_ahead", lambda known, args: True)
     _counting(monkeypatch, taken, "pool", pool, "workers", lambda workers, args: workers > 1)
     with switch.taking_plain([]):
         for _ in range(2):
             command.main(["check", "--select", "ALL", "--output-format", "json"])
             capfd.readouterr()
-    assert (taken["replay"], taken["ahead"] > 0, taken["pool"] > 0) == (1, True, True)
+    assert (taken["replay"], taken["pool"] > 0) == (1, True)
 
 
 def test_every_fast_path_is_counted_here() -> None:
