@@ -14,6 +14,7 @@ negotiation and error responses. It is imported only by this command.
 """
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from importlib import metadata
@@ -39,9 +40,35 @@ def serve(docs: str | None = None) -> int:
     0 when it asked for a shutdown first, 1 otherwise (as LSP says)."""
     from portlint.server.lsp import build
 
+    _log_in_one_line()
     server = build((docs.rstrip("/") + "/") if docs else docs_url())
     server.start_io(sys.stdin.buffer, _protocol_output())
     return 0 if server.shut_down else 1
+
+
+class _OneLine(logging.Formatter):
+    """A record as one printable line, its exception's type and message in place of the
+    traceback: what reaches the editor's log of a message the server could not read."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from portlint.report import printable
+
+        text = record.getMessage()
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None:
+            text += f": {type(error).__name__}: {error}"
+        return printable(f"portlint server: {text}")
+
+
+def _log_in_one_line() -> None:
+    """pygls logs what it cannot handle (a body that is not JSON, say) with its traceback on
+    standard error; the editor's log gets one line of it instead, and the server goes on."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    log = logging.getLogger("pygls")
+    log.addHandler(handler)
+    log.setLevel(logging.WARNING)
+    log.propagate = False
 
 
 def _protocol_output() -> BinaryIO:
