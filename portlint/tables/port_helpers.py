@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct
 from portlint.speed.needles import holds_any, of_last, re2_options
+from portlint.tables import packaged, source
 
 # The words every helper's name holds one of (a file holding none calls none of them), found in the
 # one pass of portlint.speed.needles; tests/tables/test_port_helpers.py keeps them in step with the table.
@@ -102,16 +102,10 @@ def _packages() -> frozenset[str]:
 
 
 def table() -> dict[str, Any]:
-    """The packaged table as data (port_helpers.json)."""
-    import json
-
-    loaded: dict[str, Any] = json.loads(Path(__file__).with_name("port_helpers.json").read_bytes())
-    return loaded
+    """The packaged table as data (port_helpers.json, generated from port_helpers.yaml)."""
+    return packaged("port_helpers")
 
 
 def from_yaml() -> dict[str, Any]:
     """`port_helpers.yaml` parsed: what `port_helpers.json` must hold."""
-    from ruamel.yaml import YAML
-
-    loaded: dict[str, Any] = YAML(typ="safe").load(Path(__file__).with_name("port_helpers.yaml").read_text(encoding="utf-8"))
-    return loaded
+    return source("port_helpers")

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct
 from portlint.speed.needles import holds_any, of_last, re2_options
+from portlint.tables import packaged, source
 
 # A word every entry's command spells one of (a file holding none starts none of them), found in the
 # one pass of portlint.speed.needles; tests/tables/test_servers.py keeps them in step with the table.
@@ -136,16 +136,10 @@ def placeholders(value: str) -> list[str]:
 
 
 def table() -> dict[str, Any]:
-    """The packaged table as data (servers.json)."""
-    import json
-
-    loaded: dict[str, Any] = json.loads(Path(__file__).with_name("servers.json").read_bytes())
-    return loaded
+    """The packaged table as data (servers.json, generated from servers.yaml)."""
+    return packaged("servers")
 
 
 def from_yaml() -> dict[str, Any]:
     """`servers.yaml` parsed: what `servers.json` must hold."""
-    from ruamel.yaml import YAML
-
-    loaded: dict[str, Any] = YAML(typ="safe").load(Path(__file__).with_name("servers.yaml").read_text(encoding="utf-8"))
-    return loaded
+    return source("servers")

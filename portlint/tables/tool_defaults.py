@@ -11,12 +11,12 @@ import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase, translate
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from portlint.model.records import Struct, replace
 from portlint.model.sites import Command
 from portlint.speed.needles import holds, holds_any
+from portlint.tables import packaged, source
 
 # What the table's tools look like as bytes: a file without any runs none of them,
 # whatever its port tokens say (`ray start` with no port option at all). Literal
@@ -158,27 +158,18 @@ def _program_of(word: str, held: dict[str, str]) -> str:
 @lru_cache(maxsize=1)
 def load() -> tuple[Tool, ...]:
     """The packaged table. It is validated against its schema by the test suite, not on
-    every run: importing jsonschema and validating cost ~0.1 s of each check."""
+    every run: a check never imports jsonschema."""
     return tuple(_tool(entry) for entry in table()["tools"])
 
 
 def table() -> dict[str, Any]:
-    """The packaged table as data: `tool_defaults.json`, generated from `tool_defaults.yaml`
-    (the source, with its comments; tests/rules/test_tool_defaults.py keeps them equal and
-    regenerates the JSON with PORTLINT_UPDATE_FIXTURES=1). Parsing the YAML cost ~25 ms of
-    every check that reads a command."""
-    import json
-
-    loaded: dict[str, Any] = json.loads(Path(__file__).with_name("tool_defaults.json").read_bytes())
-    return loaded
+    """The packaged table as data (tool_defaults.json, generated from tool_defaults.yaml)."""
+    return packaged("tool_defaults")
 
 
 def from_yaml() -> dict[str, Any]:
     """`tool_defaults.yaml` parsed: what `tool_defaults.json` must hold."""
-    from ruamel.yaml import YAML
-
-    loaded: dict[str, Any] = YAML(typ="safe").load(Path(__file__).with_name("tool_defaults.yaml").read_text(encoding="utf-8"))
-    return loaded
+    return source("tool_defaults")
 
 
 def invocation(tool: Tool, command: Command) -> Invocation | None:
