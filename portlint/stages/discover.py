@@ -206,7 +206,7 @@ def git(args: list[str]) -> bytes | None:
 
 class Spawned:
     """`git ARGS`, started: what it prints is read, and git reaped, when asked for (`output`).
-    Spawned with a pipe, where the system can: importing subprocess cost ~7-20 ms of every run,
+    Spawned with a pipe, where the system can: importing subprocess is a cost of every run,
     a replayed one's too, for the one command every run asks git."""
 
     def __init__(self, args: list[str]) -> None:

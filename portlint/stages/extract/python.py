@@ -691,7 +691,7 @@ def _comments(source: Source, names: NameFilter) -> tuple[tuple[Suppression, ...
     wants_statements = bool(names.selector_names) and _statement_comment(source.data, names)
     if b"portlint:" not in source.data and not wants_statements:
         return (), []
-    import tokenize  # here: few files get this far, and its import is ~1.5 ms of every process of a pool
+    import tokenize  # here: few files get this far, and its import is a cost of every process of a pool
 
     suppressions: list[Suppression] = []
     doc_sites: list[Site] = []
