@@ -35,12 +35,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from portlint.analysis import sockets
 from portlint.model.extraction import PortHandOff
 from portlint.model.layout import Layout
 from portlint.model.problems import Problem
 from portlint.rules.common.docs import expand
-from portlint.rules.common.handoffs import anchor, first_per_place, story
+from portlint.rules.common.handoffs import handed_over, problems, story
 
 __doc__ = expand(__doc__)
 
@@ -51,20 +50,12 @@ NEEDS = frozenset({"code_files"})
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    for path, handoffs in sockets.handed_on(layout.code_files).items():
-        for handoff in first_per_place(handoffs, judged):
-            at = anchor(handoff)
-            yield Problem(path, at.line, at.column, CODE, message(handoff), None, at.end_line, at.end_column)
+    return problems(layout, CODE, judged, message)
 
 
 def judged(handoff: PortHandOff) -> bool:
-    """A hand-off of a port 0 this rule reports: not a port only checked and kept in this process (a
-    stale answer, not a hand-over), nor a port a live server published while it served."""
-    if handoff.checked_only and not handoff.handed.launches:
-        return False
-    if handoff.serves and handoff.handed.how != "pass":
-        return False
-    return handoff.bound.port == "zero"
+    """A hand-off this rule reports: a port 0, handed over (`handed_over`)."""
+    return handoff.bound.port == "zero" and handed_over(handoff)
 
 
 def message(handoff: PortHandOff) -> str:

@@ -5,10 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from portlint.analysis import sockets
 from portlint.model.extraction import PortHandOff, Spot
+from portlint.model.layout import Layout
+from portlint.model.problems import Problem
 
 _NEVER = 10**9
 _PORT_WORDS = {"zero": "port 0", "scanned": "a scanned port"}
+
+
+def problems(layout: Layout, code: str, judged: Callable[[PortHandOff], bool],
+             message: Callable[[PortHandOff], str]) -> Iterator[Problem]:
+    """The rule `code`'s problems: one per place of the hand-offs it judges, worded by `message`."""
+    for path, handoffs in sockets.handed_on(layout.code_files).items():
+        for handoff in first_per_place(handoffs, judged):
+            at = anchor(handoff)
+            yield Problem(path, at.line, at.column, code, message(handoff), None, at.end_line, at.end_column)
+
+
+def handed_over(handoff: PortHandOff) -> bool:
+    """Whether the port was handed over: not a port only checked and kept in this process (a stale
+    answer, not a hand-over), nor a port a live server published while it served."""
+    if handoff.checked_only and not handoff.handed.launches:
+        return False
+    return not (handoff.serves and handoff.handed.how != "pass")
 
 
 def first_per_place(handoffs: Iterable[PortHandOff], judged: Callable[[PortHandOff], bool]) -> Iterator[PortHandOff]:
