@@ -12,8 +12,9 @@ from portlint.speed.needles import of_last
 def line_starts(data: bytes) -> list[int]:
     """The byte offset where each line starts (after each newline), the first at 0: not to be
     changed by the caller. The ends of `re`'s matches of the newlines: cheaper than summing the
-    lengths of the lines `split` gives, or a Python loop over `find`. Those of the last bytes asked about are kept: the extractor, the command reader and
-    the code analyses each ask for them of the same module."""
+    lengths of the lines `split` gives, or a Python loop over `find`. Those of the last bytes
+    asked about are kept: the extractor, the command reader and the code analyses each ask for
+    them of the same module."""
     return [0, *map(_END, _NEWLINE.finditer(data))]
 
 

@@ -14,6 +14,8 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
+from portlint.model.source import line_starts
+
 UTF16, UTF8, UTF32 = "utf-16", "utf-8", "utf-32"
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
@@ -58,7 +60,7 @@ class Lines:
     def at(self, line: int, column: int) -> int:
         """The byte offset of portlint's 1-based line (ended by `\\n`) and 1-based character column."""
         if self._portlint_starts is None:
-            self._portlint_starts = [0, *(match.end() for match in re.finditer(b"\n", self.data))]
+            self._portlint_starts = line_starts(self.data)
         starts = self._portlint_starts
         if line < 1:
             return 0
