@@ -367,8 +367,9 @@ class Flow(Evaluator):
         return out
 
     def _exec_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef, states: list[State]) -> list[State]:
-        """A nested function that uses a socket of ours keeps it (a callback, a thread target)."""
-        names = names_in(node.body)
+        """A nested function that uses a socket of ours keeps it (a callback, a thread target). Its
+        body is walked for the names it uses only where a path holds a value it could capture."""
+        names = names_in(node.body) if any(value for state in states for value in state.env.values()) else ()
         for state in states:
             captured = frozenset(v for name in names for v in state.env.get(name, NOTHING))
             state.env[node.name] = captured
