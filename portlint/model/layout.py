@@ -169,6 +169,12 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         """Which band claims a site (`Claims.claim`): indexed once per layout."""
         return Claims(self.bands)
 
+    @cached_property
+    def decided(self) -> tuple[Band, ...]:
+        """The bands a person declared: not those `portlint init` inferred (`inferred: true`), which
+        describe what the repository writes and decide nothing about where a port goes."""
+        return tuple(band for band in self.bands if not band.inferred)
+
     def band(self, name: str) -> Band | None:
         for band in self.bands:
             if band.name == name:

@@ -9,9 +9,13 @@ strings (`cmd = f"ray start ..."`, `subprocess.run("...")`) and KubeRay
 `rayStartParams`, also when a variable holds the program (`RAY_BIN=$(which
 ray)`, then `"$RAY_BIN" start`). It flags each command that leaves out an
 option whose default port reaches the ephemeral range, is picked at random when
-the tool starts (which draws it from the ephemeral range), or, with a declared
-layout, lies in no band (a single-node torchrun's store is its job's own: only
-the floor judges it). An option passed through a variable
+the tool starts (which draws it from the ephemeral range), or lies in no band
+of a layout a person declared (a single-node torchrun's store is its job's own:
+only the floor judges it). A layout whose every band `portlint init` inferred
+(`inferred: true`) describes what the repository writes, not where its ports
+go: a default outside it leaves no chosen lane, so only the floor and the
+random ports are judged; a default inside an inferred band (the port the
+repository writes for that service) is in a band. An option passed through a variable
 (`--min-worker-port=${MIN_WORKER_PORT}`) is given, with the variable's default
 as its value. One problem per command, at the command, naming every default
 left in force and the option to set. A command run in a Kubernetes pod that
@@ -126,7 +130,7 @@ def _left_out(layout: Layout, script: _Script, run: Invocation, port: PortDefaul
     if max(in_force) >= layout.ephemeral_floor:
         why = f"in the ephemeral range ({layout.ephemeral_floor}+)"
     elif (
-        layout.declared and port.shares_the_layout(run)
+        layout.decided and port.shares_the_layout(run)
         and not any(b.contains(min(in_force)) and b.contains(max(in_force)) for b in layout.bands)
     ):
         why = "outside every band of the layout"

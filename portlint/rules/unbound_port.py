@@ -1,7 +1,10 @@
 """A port literal that no band of the declared layout claims.
 
-What it does: when the config declares bands, flags every port site in configs,
-scripts and code that no band's selectors (or `ports:` names) bind.
+What it does: when a person declared bands, flags every port site in configs,
+scripts and code that no band's selectors (or `ports:` names) bind. A layout
+whose every band `portlint init` inferred (`inferred: true`) is a description of
+what the repository writes, not a decision about where ports go: a port it left
+out lies outside no chosen lane, and is not reported.
 Why: an unclaimed port is outside the checked invariant: nothing keeps it in
 its lane when the layout changes.
 Port 0 asks the kernel for a free port: there is nothing for a band to claim.
@@ -32,7 +35,7 @@ NEEDS = frozenset({"code_files"})  # where a parameter's default goes (portlint.
 
 
 def check(layout: Layout) -> Iterator[Problem]:
-    if not layout.declared:
+    if not layout.decided:  # a layout `portlint init` inferred decides no lane a port is outside of
         return
     owners = ownership(layout)
     for site in layout.code_sites:
