@@ -37,6 +37,7 @@ class Site(Struct, frozen=True):
     mock: bool = False  # given to a mock (`MagicMock(port=8000)`, `patch.dict(os.environ, ...)`): test scope
     pod: bool = False  # written for a Kubernetes pod that keeps its own network namespace (the extractor's evidence)
     extent: int = 0  # a run of ports from this literal base: value..value + extent (`[BASE + i for i in range(4)]`)
+    passed: bool = False  # doc sites: an option's value on an example command line (`serve.py --port 8000`)
 
     @property
     def top(self) -> int:

@@ -18,6 +18,16 @@ tool, not this repository's launcher that sets 40000, and such a name is read
 `portlint init` inferred describes the sites it was learned from: only a doc in
 their part of the repository (a folder holding, or held by, one of theirs) is
 compared with it.
+An example command line (`python serve.py --port 8000` in a comment, inline code
+or a table cell) passes that value to the option: it shows how to choose a port,
+it does not state the default. It is compared with a band a
+person declared, since the layout decided where that service listens and a reader
+who copies the example puts it elsewhere (stale or deliberate, a person says which,
+and the fix is unsafe). It is not compared with a band `portlint init` inferred nor
+with the code's own definition: those say only what the code defaults to, which
+the example never claimed to restate. An option that opens its clause
+(`# --port 8000  the API server`) or follows a label (`Default: --port 8000`)
+states a value, and is compared.
 Why: the docs are where people copy ports from; in the real fix behind
 portlint, reviewers had to ask for two doc syncs and a stale value survived.
 Example (fails, band master 1400-1999): `#   1300-1999  Master address (cluster.master_port_range_low/high)`
@@ -84,7 +94,7 @@ def _definitions(layout: Layout) -> dict[str, dict[int, Site]]:
 
 def _against_layout(layout: Layout, site: Site) -> Iterator[Problem]:
     band = layout.band(site.band)
-    if band is None or _ambiguous(layout, site) or band.inferred and not _beside(layout, site, band.name):
+    if band is None or _ambiguous(layout, site) or band.inferred and (site.passed or not _beside(layout, site, band.name)):
         return
     wanted = canonical(site, band)
     if site.scope and site.role in (LOW, HIGH):  # a stated range is the band's range
@@ -125,7 +135,7 @@ def _ambiguous(layout: Layout, site: Site) -> bool:
 def _against_code(site: Site, values: dict[int, Site], unreferenced: bool) -> Iterator[Problem]:
     if unreferenced:
         yield Problem.at(site, CODE, f"doc describes {site.name}, which nothing in the repository's code defines or reads")
-    elif len(values) == 1:
+    elif len(values) == 1 and not site.passed:
         (value, where), = values.items()
         if value != site.value:
             message = f"doc states {site.name}={site.value}; {where.path}:{where.line} defines {value}"

@@ -467,3 +467,14 @@ def test_a_directive_nested_in_a_quote_is_read_at_its_own_lines() -> None:
     data = b"> ```{note}\n> | a |\n> |---|\n> | `GYM_PORT=5000` |\n> ```\n"
     (site,) = _extract(data).sites
     assert (site.line, site.column, data[site.start : site.end]) == (4, 15, b"5000")
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("Start it with `python serve.py --api-port=8100`.\n", True),
+    ("| replica | command |\n|---|---|\n| second | python serve.py --api-port=8100 |\n", True),
+    ("The default is `--api-port=8100`.\n", False),
+    ("| API server | `--api-port=8100` |\n|---|---|\n", False),
+])
+def test_an_options_value_in_an_example_command_is_passed(text: str, passed: bool) -> None:
+    found = _extract(text, NameFilter(["--api-port"])).sites
+    assert [(site.value, site.passed) for site in found] == [(8100, passed)]

@@ -97,3 +97,18 @@ def test_a_number_the_prose_names_as_a_former_value_states_no_port(text: str, st
     source = Source("a.py", text.encode())
     found = statements(source, 0, len(source.data), "comment", NameFilter(["DEFAULT_DOCKER_PORT"]))
     assert [site.value for site in found] == stated
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("#     python serve.py --api-port 8100\n", True),
+    ("# $ python serve.py --api-port 8100 --workers 2\n", True),
+    ("# Example: bash run.sh --api-port 8100\n", True),
+    ("#   --api-port 8100   the API server\n", False),
+    ("# Default: --api-port 8100\n", False),
+    ("# The API server (--api-port 8100) answers health checks\n", False),
+    ("# Start it; --api-port 8100 is the usual choice\n", False),
+])
+def test_an_options_value_on_an_example_command_line_is_passed(text: str, passed: bool) -> None:
+    source = Source("a.py", text.encode())
+    found = list(statements(source, 0, len(source.data), "comment", NameFilter(["--api-port"])))
+    assert [(site.value, site.passed) for site in found] == [(8100, passed)]

@@ -403,9 +403,10 @@ class _Reader:
         for match in _TOKEN.finditer(chunk):
             name = match.group(1).decode("ascii")
             if self.names.wants(name):
-                self.sites.append(self.site(name, start + match.start(3), start + match.end(3)))
+                passed = prose.passed_as_argument(chunk[:match.start(3)].decode("utf-8", "replace").rstrip("\"'"))
+                self.sites.append(self.site(name, start + match.start(3), start + match.end(3), passed))
 
-    def site(self, name: str, start: int, end: int) -> Site:
+    def site(self, name: str, start: int, end: int, passed: bool = False) -> Site:
         line, column = self.source.position(start)
         end_line, end_column = self.source.position(end)
         return Site(
@@ -421,6 +422,7 @@ class _Reader:
             scope="",
             end_line=end_line,
             end_column=end_column,
+            passed=passed,
         )
 
     # -- suppressions --------------------------------------------------------------------

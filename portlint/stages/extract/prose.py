@@ -9,6 +9,10 @@ delimited by its file's parser; the patterns below only read that prose.
 
 Ranges: `A-B`, `A–B`, `A..B` (inclusive), `[A, B)` (half-open: B is one past
 the high end), `A+` (open-ended: only the low end), or a single port `A`.
+
+A single port written as an option's value on a command line the line shows
+(`#   python serve.py --port 8000`) is marked `passed`: the example chooses it,
+it does not say what the default is (`on_a_command_line`).
 """
 from __future__ import annotations
 
@@ -66,12 +70,34 @@ def statements(
         if not mentioned:
             return
     roles = _roles(shape, len(numbers), mentioned[0])
+    passed = shape == "single" and passed_as_argument(text[:numbers[0][0]])
     for (char_start, char_end, value), (role, offset) in zip(numbers, roles):
         if value > MAX_PORT:
             return
         byte_start = start + len(text[:char_start].encode())
         byte_end = byte_start + (char_end - char_start)
-        yield _site(source, kind, mentioned, value, role, offset, byte_start, byte_end)
+        yield _site(source, kind, mentioned, value, role, offset, byte_start, byte_end, passed)
+
+
+_OPTION_BEFORE = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*(?:[ \t]*=[ \t]*|[ \t]+)[\"']?$")
+_COMMAND_START = re.compile(r"[;!?(|`]|\.(?:\s|$)|^\s*(?:#+|//|<!--)")
+
+
+def passed_as_argument(before: str) -> bool:
+    """The number right after `before` is an option's value on a command line the text shows:
+    `before` ends with a long option (`--port `, `--port=`) and, in the same clause (after the
+    last `;`, `(`, `|`, backtick or sentence end, and the comment's `#`), a word stands before
+    that option: the program or an argument before it (`python serve.py --port`, `bash run.sh
+    --port=`). An option that opens its clause (`# --port 8000  the API server`, a table's cell)
+    or follows a label (`Default: --port 8000`) states a value, it is no example."""
+    option = _OPTION_BEFORE.search(before)
+    if option is None:
+        return False
+    clause = before[:option.start()]
+    ends = list(_COMMAND_START.finditer(clause))
+    clause = clause[ends[-1].end():] if ends else clause
+    words = clause.split()
+    return bool(words) and not words[-1].endswith(":")
 
 
 def mentioned_names(text: str, names: NameFilter) -> Iterator[str]:
@@ -149,11 +175,11 @@ def _roles(shape: str, count: int, name: str) -> list[tuple[str, int]]:
 
 
 def _site(source: Source, kind: str, mentioned: list[str], value: int, role: str, offset: int,
-          start: int, end: int) -> Site:
+          start: int, end: int, passed: bool) -> Site:
     line, column = source.position(start)
     end_line, end_column = source.position(end)
     return Site(
         source.path, line, column, start, end, kind, mentioned[0], value,
         role=role, aliases=tuple(mentioned[1:]), scope=f"statement:{line}", derived="",
-        end_line=end_line, end_column=end_column, offset=offset,
+        end_line=end_line, end_column=end_column, offset=offset, passed=passed,
     )
