@@ -382,3 +382,45 @@ def test_init_describes_services_and_its_config_holds_no_problem_of_its_own(
     assert main(["--fix", "--unsafe-fixes"]) == 0
     assert (repo / "examples" / "serve_large.yaml").read_text() == "model: large\nport: 8000\n"
     assert (repo / "vendorlib" / "cli.py").read_bytes() == vendored  # its own `--port`: no example's band claims it
+
+
+DEPLOYMENTS = FIXTURES / "init" / "deployments" / "repo"
+
+
+def test_deployments_of_one_service_are_bands_of_their_own_and_a_value_left_out_is_not_drift(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A proxy deployed three ways, each folder with its own config and script: 10080 for local runs,
+    8080 standalone, 80 in a container. Each deployment's value is its own band, named after its
+    folder, with no disagreement to settle; the container's 80 (a port below 1024 whose name does
+    not say it listens) is left out, and no band claims it through its bare names."""
+    repo = _repository(DEPLOYMENTS, tmp_path / "deployments")
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    bands = load_config(repo / ".portlint.yaml", repo).bands
+    assert [(b.name, b.span, b.shares_with, [(s.name, s.files) for s in b.sites]) for b in bands] == [
+        ("standalone-proxy", "8080", (), [("proxy.port", ("standalone/config.yaml",)), ("PROXY_PORT", ("standalone/run.sh",))]),
+        ("local-proxy", "10080", (), [("proxy.port", ("local/config.yaml",)), ("PROXY_PORT", ("local/run.sh",))]),
+    ]
+    assert "disagree" not in (repo / ".portlint.yaml").read_text()
+    assert _problems(capsys) == []
+    (repo / "local" / "run.sh").write_text('#!/bin/bash\nPROXY_PORT=${PROXY_PORT:-10081}\n')  # a drift in one deployment
+    assert [(p["path"], p["line"], p["code"]) for p in _problems(capsys)] == [("local/run.sh", 2, "PL301")]
+
+
+def test_a_value_init_leaves_out_is_not_claimed_by_a_band_of_the_same_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With the local and the container deployment only, the one band learned (10080) would claim the
+    container's `PROXY_PORT=80` through its bare name, and the first check would call it drift: the
+    selector is pinned to the files it was learned from instead."""
+    repo = _repository(DEPLOYMENTS, tmp_path / "deployments")
+    for name in ("config.yaml", "run.sh"):
+        (repo / "standalone" / name).unlink()
+    monkeypatch.chdir(repo)
+    assert main(["init"]) == 0
+    bands = load_config(repo / ".portlint.yaml", repo).bands
+    assert [(b.name, b.span, [(s.name, s.files) for s in b.sites]) for b in bands] == [
+        ("proxy", "10080", [("proxy.port", ("local/config.yaml",)), ("PROXY_PORT", ("local/run.sh",))]),
+    ]
+    assert _problems(capsys) == []

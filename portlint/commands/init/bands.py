@@ -8,9 +8,10 @@ service that disagrees only where one definition holds two of them (a YAML key
 two configs fill in, a config key and the code default it feeds, one module's two
 defaults): each value is then a band pinned to its files, `shares_with` the
 others, under a one-line comment for a person to decide. Otherwise they are
-separate services (the `--port` of each of several servers' packages): each its
-own band, named after what encloses it (keys, class, folders), never numbered
-after a file. Single ports a step or two apart (`NODE_MANAGER_PORT=1301`,
+separate services (the `--port` of each of several servers' packages), and so
+are the copies of one definition in folders apart (`local/` and `standalone/`,
+each deployment with its own config and script): each its own band, named after
+what encloses it (keys, class, folders), never numbered after a file. Single ports a step or two apart (`NODE_MANAGER_PORT=1301`,
 `OBJECT_MANAGER_PORT=1303`, and the head's `+ 1` beside each) become one band
 with named `ports:`; scan starts that agree (`start_port=7000`, `base_port = ...
 else 7000`) share one band. A band the docs state wider than the code writes it
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from portlint.config.locate import CONFIG_NAMES
@@ -189,15 +190,26 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
 def _one_definition(parts: Iterable[Group]) -> bool:
     """Two parts hold one definition (`_definition`), sites of two kinds (a config key and the code
     default it feeds, a script's option and the parser's), or code of one file (a module's two
-    defaults for its service): one service that disagrees. (A YAML file holds many services' keys.)"""
+    defaults for its service): one service that disagrees. (A YAML file holds many services' keys.)
+    Two parts that each hold their own copy of a definition in folders apart (`_apart`) are
+    two deployments, each with its value: not a disagreement."""
     found = [(
         {_definition(site) for site in part.sites}, {site.kind for site in part.sites},
         {site.path for site in part.sites if site.kind != "yaml"},
+        {PurePosixPath(site.path).parent for site in part.sites},
     ) for part in parts]
     return any(
-        first[0] & second[0] or len(first[1] | second[1]) > 1 or first[2] & second[2]
+        (first[0] & second[0] or len(first[1] | second[1]) > 1 or first[2] & second[2])
+        and not (first[0] & second[0] and _apart(first[3], second[3]))
         for index, first in enumerate(found) for second in found[index + 1:]
     )
+
+
+def _apart(first: set[PurePosixPath], second: set[PurePosixPath]) -> bool:
+    """No folder of one set is, holds, or is held by a folder of the other (`local/` and
+    `standalone/`, each with its own config and script): separate deployments of the repository.
+    A file at the root holds everything, and is apart from nothing."""
+    return not any(a == b or a in b.parents or b in a.parents for a in first for b in second)
 
 
 def _definition(site: Site) -> tuple[str, str, str]:

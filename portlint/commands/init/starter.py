@@ -21,7 +21,7 @@ from portlint.model.sites import Site
 from portlint.report import printable
 from portlint.speed.interrupts import held_interrupts
 from portlint.stages import write as writer
-from portlint.stages.layout.bind import bind
+from portlint.stages.layout.bind import bind, canonical
 from portlint.stages.layout.ownership import DIALLED, OURS, Ownership, ownership
 from portlint.stages.layout.services import somebody_elses
 
@@ -54,7 +54,7 @@ def init(start: Path, floor_override: str | None = None, force: bool = False) ->
     sites = _listened(_teaching(layout), ownership(layout))
     floor = "auto" if (floor_override or "").strip() == "auto" else zero.ephemeral_floor
     frozen, undirected = frozen_pairs(zero)
-    proposals = _each_binds(infer_bands(sites), layout.sites)
+    proposals = _each_binds(_claiming_what_it_learned(infer_bands(sites), layout, sites), layout.sites)
     starter = Starter(floor, proposals, frozen, undirected, zero.test_paths)
     data = render(starter).encode()
     if target.exists():
@@ -96,6 +96,56 @@ def _listened(sites: list[Site], owners: Ownership) -> list[Site]:
     dialled = {id(site) for site in sites if not site.is_doc and owners.of(site) == DIALLED}
     listened = {site.value for site in sites if id(site) not in dialled and not site.is_doc}
     return [site for site in sites if id(site) not in dialled or site.value in listened]
+
+
+def _claiming_what_it_learned(proposals: list[Proposal], layout: Layout, learned: list[Site]) -> list[Proposal]:
+    """The bands with each bare selector that would claim a site init did not learn from, where the
+    check would call it drift, pinned to the files the band was learned from. Such a site is a value
+    init left out on purpose (a well-known port below 1024 whose name does not say it listens, the
+    same setting of another deployment): a band that describes the sites it was learned from says
+    nothing of it, and a check right after init reports nothing there (PL301)."""
+    owners = ownership(layout)
+    taught = {id(site) for site in learned}
+    strays = [
+        site for site in layout.code_sites
+        if id(site) not in taught and not site.derived and site.value != 0 and owners.ours(site)
+    ]
+    kept = list(proposals)
+    while strays:
+        claims = Claims(tuple(_band(p) for p in kept))
+        pinned = False
+        for site in strays:
+            claim = claims.claim(site)
+            if claim is None or not _drifts(replace(site, band=claim[0].name, role=claim[1]), claim[0]):
+                continue
+            index = next(i for i, p in enumerate(kept) if p.name == claim[0].name)
+            proposal = kept[index]
+            sites = tuple(
+                (name, _learned_in(proposal, name, learned)) if not files and _claims(proposal, name, site)
+                else (name, files)
+                for name, files in proposal.sites
+            )
+            pinned = pinned or sites != proposal.sites
+            kept[index] = replace(proposal, sites=sites)
+        if not pinned:
+            return kept  # what is left is claimed through `ports:` names, which take no files
+    return kept
+
+
+def _learned_in(proposal: Proposal, name: str, learned: list[Site]) -> tuple[str, ...]:
+    """The files of the band's own sites that a selector of `name` claims."""
+    files = {site.path for site in learned if site.path in proposal.found_in and _claims(proposal, name, site)}
+    return tuple(sorted(files)) or proposal.found_in
+
+
+def _drifts(site: Site, band: Band) -> bool:
+    wanted = canonical(site, band)
+    return site.value != wanted if wanted is not None else not band.contains(site.value)
+
+
+def _claims(proposal: Proposal, name: str, site: Site) -> bool:
+    one = Band(proposal.name, proposal.low, proposal.high, sites=(Selector(name),))
+    return Claims((one,)).claim(site) is not None
 
 
 def _each_binds(proposals: list[Proposal], sites: tuple[Site, ...]) -> tuple[Proposal, ...]:
