@@ -112,3 +112,14 @@ def test_an_options_value_on_an_example_command_line_is_passed(text: str, passed
     source = Source("a.py", text.encode())
     found = list(statements(source, 0, len(source.data), "comment", NameFilter(["--api-port"])))
     assert [(site.value, site.passed) for site in found] == [(8100, passed)]
+
+
+@pytest.mark.parametrize(("text", "stated"), [
+    ("# python serve.py --api-port=8100 --workers 2\n", []),
+    ("# python serve.py --workers 2 --api-port 8100\n", [8100]),
+    ("# API_PORT is set by --api-port 8100\n", [8100]),
+])
+def test_another_options_value_states_nothing_about_the_port(text: str, stated: list[int]) -> None:
+    source = Source("a.py", text.encode())
+    found = statements(source, 0, len(source.data), "comment", NameFilter(["--api-port"]))
+    assert [site.value for site in found] == stated

@@ -17,7 +17,7 @@ it does not say what the default is (`on_a_command_line`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from portlint.model.naming import NameFilter, role_of
 from portlint.model.ports import HIGH, LOW, MAX_PORT
@@ -59,7 +59,7 @@ def statements(
     mentioned = list(mentioned_names(text, names))
     if not mentioned:
         return
-    found = _first_range(text, ranges_only)
+    found = _first_range(text, ranges_only, lambda start: _of_another_option(text[:start], mentioned))
     if found is None:
         return
     shape, numbers = found
@@ -98,6 +98,13 @@ def passed_as_argument(before: str) -> bool:
     clause = clause[ends[-1].end():] if ends else clause
     words = clause.split()
     return bool(words) and not words[-1].endswith(":")
+
+
+def _of_another_option(before: str, mentioned: list[str]) -> bool:
+    """The number is the value of an option the prose does not name as a port (`--workers 2` in
+    `python serve.py --api-port=8100 --workers 2`): it states nothing about the names mentioned."""
+    option = _OPTION_BEFORE.search(before)
+    return option is not None and option.group().split("=", 1)[0].strip().strip("\"'") not in mentioned
 
 
 def mentioned_names(text: str, names: NameFilter) -> Iterator[str]:
@@ -147,11 +154,12 @@ def _beside(text: str, mentioned: list[str], first: int, last: int) -> list[str]
     return near + implied if near else []
 
 
-def _first_range(text: str, ranges_only: bool) -> tuple[str, list[tuple[int, int, int]]] | None:
-    """The earliest range-like statement: its shape and (start, end, value) of each number."""
+def _first_range(text: str, ranges_only: bool, foreign: Callable[[int], bool]) -> tuple[str, list[tuple[int, int, int]]] | None:
+    """The earliest range-like statement: its shape and (start, end, value) of each number. A
+    lone number `foreign` says belongs to something else (another option's value) is passed over."""
     best = None
     for shape, pattern in _RANGES[:-1] if ranges_only else _RANGES:
-        match = pattern.search(text)
+        match = next((m for m in pattern.finditer(text) if shape != "single" or not foreign(m.start())), None)
         if match and (best is None or match.start() < best[1].start()):
             best = (shape, match)
     if best is None:
