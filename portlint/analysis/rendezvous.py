@@ -116,7 +116,7 @@ def worth_reading(data: bytes) -> bool:
     """Python that may start a listener on a fixed port: a start next to a literal port, or a server or
     launcher of the table (portlint.tables.servers: its default port is fixed) next to a call that may
     launch it."""
-    if servers.mentioned(data) and _LAUNCH.search(data) is not None:
+    if servers.may_start(data) and _LAUNCH.search(data) is not None:
         return True
     return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \
         any(holds(data, literal) and pattern.search(data) for literal, pattern in _port_patterns())
@@ -282,7 +282,7 @@ class _Module:
                 continue
             # only a function that launches a server or launcher itself (a test helpers module's start_server)
             lines = self.data[offsets[function.lineno - 1]:offsets[min(function.end_lineno or function.lineno, len(offsets) - 1)]]
-            if _LAUNCH.search(lines) is None or not servers.mentioned(lines):
+            if _LAUNCH.search(lines) is None or not servers.may_start(lines):
                 continue
             for start in self.starts_of(name):
                 if start.port is not None:
@@ -891,6 +891,8 @@ def _command_parts(call: ast.Call) -> tuple[list[str], dict[str, ast.expr]]:
     def text(node: ast.expr) -> str:
         if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)):
             return str(node.value)
+        if dotted(node) == "sys.executable":
+            return "python"
         if isinstance(node, ast.JoinedStr):
             return "".join(text(part.value) if isinstance(part, ast.FormattedValue) else str(part.value)
                            for part in node.values if isinstance(part, (ast.Constant, ast.FormattedValue)))

@@ -9,9 +9,14 @@ that waits for it to exit. Listeners: `torch.distributed.init_process_group(...)
 worker that starts a process group, and the servers and launchers of the table
 portlint/tables/servers.yaml (`vllm serve`, `python -m
 vllm.entrypoints.openai.api_server`, `python -m sglang.launch_server`, `trl
-vllm-serve`, uvicorn, tritonserver, torchrun, `accelerate launch`, deepspeed)
-started by `subprocess.Popen`, asyncio's subprocesses, a backgrounded
-`os.system("... &")` or, in a shell loop, `cmd &`. The port is fixed when it is
+vllm-serve`, uvicorn, tritonserver, torchrun, `accelerate launch`, deepspeed,
+`kubectl port-forward svc/x 8080:80`, which listens on 8080 here), and any other
+program handed a port by a long option that names its own (`some-cli serve
+--port 8000`, `python -m pkg.server --http-port=8000`; not a short `-p`, not a
+range's bound, not the far end's port such as `--server-port` or
+`--remote-port`, not a client such as curl or ssh), started by
+`subprocess.Popen`, asyncio's subprocesses, a backgrounded `os.system("... &")`
+or, in a shell loop, `cmd &`. The port is fixed when it is
 a literal (`MASTER_PORT`/`VLLM_PORT` set to one, `init_method="tcp://host:N"`,
 `--port N`, an engine's `port=N`), a name bound to one outside the loop (a
 constant, a parameter's default, `PORT=8000` in a script), or the server's own

@@ -31,6 +31,7 @@ NEEDLES = (
     b"init_process_group", b"LLM", b"Engine", b"spawn", b"torchrun", b"torch.distributed.",
     # portlint.tables.servers.mentioned: the words of the server and launcher commands
     b"vllm", b"sglang", b"uvicorn", b"tritonserver", b"text-generation-launcher", b"accelerate", b"deepspeed",
+    b"port-forward",
     # ... next to a port written as a literal
     b"MASTER_PORT", b"VLLM_PORT", b"tcp://", b"--master", b"--rdzv", b"port",
     # portlint.tables.tool_defaults.mentions_tool

@@ -33,7 +33,7 @@ def test_the_schema_rejects_a_server_without_a_default() -> None:
     assert list(Draft202012Validator(SCHEMA).iter_errors({"servers": [broken]}))
 
 
-@pytest.mark.parametrize("server", SERVERS, ids=lambda s: s.name)
+@pytest.mark.parametrize("server", [s for s in SERVERS if not s.mapping], ids=lambda s: s.name)
 def test_each_command_of_an_entry_starts_it_on_its_flag_or_its_default(server: servers.Server) -> None:
     assert set(servers.NEEDLES) <= set(NEEDLES)
     for run in server.runs:
@@ -50,6 +50,56 @@ def test_each_command_of_an_entry_starts_it_on_its_flag_or_its_default(server: s
             assert servers.started([*words, option]) is None
 
 
-def test_other_commands_start_nothing() -> None:
-    assert servers.started(["pip", "install", "vllm"]) is None
-    assert servers.started(["echo", "serve"]) is None
+@pytest.mark.parametrize("server", [s for s in SERVERS if s.mapping], ids=lambda s: s.name)
+def test_each_mapping_entry_listens_on_the_local_side(server: servers.Server) -> None:
+    for run in server.runs:
+        words = ["nohup", *run, "svc/x"]
+        assert servers.mentioned(" ".join(words).encode()), run
+        found = servers.started([*words, "8080:80"])
+        assert found is not None and (found.server, found.port, found.flag, found.value) == \
+            (server, 8080, "8080:80", "8080")
+        assert servers.started([*words, "$PORT:80"]).port is None
+        assert servers.started([*words, ":80"]) is None
+        assert servers.started(words) is None
+
+
+def test_options_of_the_program_may_stand_between_a_commands_words() -> None:
+    assert servers.mentioned(b'kubectl -n "$ns" --context=k8s port-forward svc/x 8080:80')
+    assert servers.started(["kubectl", "-n", "$ns", "--context=k8s", "port-forward", "svc/x", "8080:80"]).port == 8080
+    assert servers.started(["python3", "-u", "-W", "ignore", "-m", "sglang.launch_server"]).port == 30000
+    assert servers.started(["python3", "bench.py", "-m", "sglang.launch_server"]) is None
+
+
+def test_the_schema_rejects_a_mapping_entry_with_a_default() -> None:
+    broken = {"name": "x", "runs": [["x"]], "mapping": True, "default": 1, "source": "somewhere real"}
+    assert list(Draft202012Validator(SCHEMA).iter_errors({"servers": [broken]}))
+
+
+@pytest.mark.parametrize(("words", "program", "flag", "port"), [
+    (["some-cli", "serve", "--port", "8000"], "`some-cli serve`", "--port", 8000),
+    (["python3", "-u", "-m", "pkg.server", "--http-port=8100"], "`python3 -m pkg.server`", "--http-port", 8100),
+    (["nohup", "env", "A=1", "/opt/bin/api-gateway", "--grpc_port", "$PORT"], "`api-gateway`", "--grpc_port", None),
+    (["python", "tools/serve.py", "--host", "0.0.0.0", "--port", "{#0}"], "`python tools/serve.py`", "--port", None),
+])
+def test_a_program_handed_a_port_by_an_option_listens_there(words: list[str], program: str, flag: str,
+                                                              port: int | None) -> None:
+    found = servers.started(words)
+    assert found is not None and (found.server.name, found.flag, found.port) == (program, flag, port)
+
+
+@pytest.mark.parametrize("words", [
+    ["pip", "install", "vllm"],
+    ["echo", "serve"],
+    ["curl", "--port", "8000"],  # a client
+    ["ssh", "-p", "2222", "host"],
+    ["python", "bench.py", "--server-port", "8000"],  # the far end's port
+    ["python", "bench.py", "--remote_port=8000"],
+    ["python", "bench.py", "--min-port", "8000"],  # a range's bound
+    ["python", "bench.py", "--num-ports", "4"],
+    ["some-server", "-p", "8000"],  # a short option says too little
+    ["some-server", "--port", "auto"],
+    ["some-server", "--port", "0"],
+    ["python", "-c", "print(1)", "--port", "8000"],
+])
+def test_other_commands_start_nothing(words: list[str]) -> None:
+    assert servers.started(words) is None

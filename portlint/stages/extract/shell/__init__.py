@@ -56,7 +56,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         error = "expansions nested too deep to scan"
     commands = tuple(command for _, command in sorted(scanner.commands, key=lambda found: found[0]))
     facts: Facts[Any] | None = None
-    if not error and servers.mentioned(source.data):
+    if not error and servers.may_start(source.data):
         placed = sorted(scanner.placed, key=lambda found: found.offset)
         started = scripts.starts([(p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background) for p in placed])
         facts = Facts(starts=started) if started else None
