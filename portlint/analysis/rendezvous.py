@@ -10,7 +10,9 @@ literal in `os.environ` (in the function, the caller or the module),
 `port=`/`nccl_port=` keyword of an engine.
 
 A start repeated per iteration — in a loop or comprehension, called through a
-module function, in a parametrized test, or in a test class's `setUp` (whose
+module function or a closure (a function defined inside another), run by a
+`threading.Thread(target=...)` (a blocking run in a thread goes on beside the
+iteration: only `thread.join()` ends it), in a parametrized test, or in a test class's `setUp` (whose
 teardown belongs in `tearDown`) — without its teardown in the same
 iteration (`destroy_process_group()`, `engine.shutdown()`, `del engine` and
 `gc.collect()`, `proc.wait()`/`communicate()`/`kill()`, `ctx.join()`) is a
@@ -232,9 +234,35 @@ class _Module:
                     if isinstance(item, FUNCTIONS):
                         methods.setdefault(f"self.{item.name}", item)
         self.functions.update(methods)  # reached as `self.name(...)` or `cls.name(...)`
+        # Functions defined inside others (a closure a loop or a test calls, a thread's target), by their
+        # name where no other function of the module has it: a call by that name reaches them.
+        self.nested: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self._scoped: dict[str, list[tuple[int, int, str]]] = {}  # a name defined in several functions: where
+        for name, defined in _nested(tree).items():
+            if name in self.functions:
+                continue
+            if len(defined) == 1:
+                self.nested[name] = defined[0][1]
+                continue
+            for outer, function in defined:
+                key = f"{name}@{function.lineno}"
+                self.nested[key] = function
+                first = getattr(outer, "lineno", 0)
+                self._scoped.setdefault(name, []).append((first, getattr(outer, "end_lineno", None) or first, key))
+        self.functions.update(self.nested)
         self._module_env: dict[str, tuple[int, int] | None] | None = None
         self._starts: dict[str, tuple[Start, ...] | None] = {}
         self._tears: dict[str, frozenset[str]] = {}
+
+    def callee(self, func: ast.AST) -> str:
+        """The key of the module's function a call of `func` reaches (`_helper`), a closure by the
+        function it is defined in where several define one so named; "" for none."""
+        name = _helper(func)
+        if name in self.functions or name not in self._scoped:
+            return name
+        line = getattr(func, "lineno", 0)
+        inside = [(last - first, key) for first, last, key in self._scoped[name] if first <= line <= last]
+        return min(inside)[1] if inside else ""
 
     @functools.cached_property
     def index(self) -> _Index:
@@ -278,7 +306,7 @@ class _Module:
         may_start = set(map(id, self.index.functions))
         offsets = line_starts(self.data)
         for name, function in self.functions.items():
-            if "." in name or id(function) not in may_start:
+            if "." in name or name in self.nested or id(function) not in may_start:
                 continue
             # only a function that launches a server or launcher itself (a test helpers module's start_server)
             lines = self.data[offsets[function.lineno - 1]:offsets[min(function.end_lineno or function.lineno, len(offsets) - 1)]]
@@ -303,7 +331,7 @@ class _Module:
         text, starts = searchable(self.data)
         hot = sorted(lines_holding(text, starts, [name.encode() for name in sorted(_PROCESS_WAITS)]))
         return tuple(name for name, function in self.functions.items()
-                     if "." not in name and holds_hot(hot, first_line(function), function.end_lineno or function.lineno)
+                     if "." not in name and name not in self.nested and holds_hot(hot, first_line(function), function.end_lineno or function.lineno)
                      and self.waits(name))
 
     def tears(self, name: str) -> frozenset[str]:
@@ -322,8 +350,8 @@ class _Module:
                     kinds.add("group")
                 if name in _ENGINE_TEARDOWNS:
                     kinds.add("engine")
-                if _helper(node.func) in self.functions:
-                    kinds |= self.tears(_helper(node.func))
+                if self.callee(node.func) in self.functions:
+                    kinds |= self.tears(self.callee(node.func))
         return frozenset(kinds)
 
     # -- starts in a block ------------------------------------------------------
@@ -335,7 +363,11 @@ class _Module:
             if start is not None:
                 yield start
                 continue
-            name = _helper(node.func)
+            target = _thread_target(node)
+            if target is not None and self.callee(target) in self.functions:
+                yield from self._thread_starts(node, self.callee(target), env, nodes)
+                continue
+            name = self.callee(node.func)
             if name in self.functions:
                 parameters = _parameter_names(self.functions[name])
                 shift = 1 if name.startswith("self.") and parameters[:1] in (["self"], ["cls"]) else 0
@@ -386,16 +418,48 @@ class _Module:
             return self._env_start(call, env, what, "engine", ("VLLM_PORT", "MASTER_PORT"))
         if name == "Popen" or called in ("asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell"):
             return self._launched(call, env, background=True)
-        if called in ("os.system", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output"):
+        if called in _BLOCKING_RUNS:
             return self._launched(call, env, background=False)
         if name in ("spawn", "start_processes") and _keyword_false(call, "join"):
             worker = call.args[0] if call.args else _keyword(call, "fn")
-            worker_name = _helper(worker) if worker is not None else ""
+            worker_name = self.callee(worker) if worker is not None else ""
             if worker_name in self.functions:
                 for inner in self._worker_starts(worker_name, env):
                     return Start(call, f"processes running {worker_name}() (each starts {inner.what})", inner.port,
                                  inner.fixed_by, inner.fixed_line, "spawn")
         return None
+
+    def _thread_starts(self, call: ast.Call, name: str, env: dict[str, tuple[int, int] | None],
+                       nodes: Sequence[ast.AST]) -> Iterator[Start]:
+        """What a thread running a function of the module starts: the thread runs on beside the
+        iteration, so a blocking run in it (`subprocess.run`, a wait on its own process) is a start the
+        iteration must stop and join (`t.join()`), not one it has seen exit."""
+        function = self.functions[name]
+        inner_nodes = _own_nodes(function.body)
+        inner_env = {**env, **_env_ports(inner_nodes)}
+        parameters = _parameter_names(function)
+        given = _keyword(call, "args")
+        arguments = ast.Call(func=call.func, args=list(given.elts) if isinstance(given, (ast.Tuple, ast.List)) else [],
+                             keywords=[ast.keyword(arg=key.value, value=value) for key, value in zip(
+                                 getattr(_keyword(call, "kwargs"), "keys", []), getattr(_keyword(call, "kwargs"), "values", []))
+                                 if isinstance(key, ast.Constant) and isinstance(key.value, str)])
+        if given is not None and not isinstance(given, (ast.Tuple, ast.List)):
+            return  # arguments this reading cannot see
+        found: list[Start] = list(self._starts_in(inner_nodes, inner_env))
+        for node in inner_nodes:
+            if isinstance(node, ast.Call) and dotted(node.func) in _BLOCKING_RUNS:
+                started = self._launched(node, inner_env, background=True)
+                if started is not None:
+                    found.append(started)
+        for inner in found:
+            start: Start | None = Start(call, inner.what, inner.port, inner.fixed_by, inner.fixed_line, "thread",
+                                        _bound_name(call, nodes), inner.variables)
+            variable = inner.variables[0][3:] if inner.port is None and inner.variables else ""
+            if start is not None and variable in parameters:
+                default = _parameter_ports(function, self.module_env).get(f"py:{variable}")
+                start = _given(start, arguments, variable, parameters.index(variable), default)
+            if start is not None:
+                yield start
 
     def _worker_starts(self, name: str, env: dict[str, tuple[int, int] | None]) -> list[Start]:
         """What a spawned worker starts, torn down or not: the processes keep it until they are joined."""
@@ -465,7 +529,7 @@ class _Module:
                 continue
             if self._ends_it(node, start, var):
                 return self._kept_or_skipped(node, strict, guarded)
-            if kill is None and start.kind in ("process", "server") and _kills(node, var):
+            if kill is None and start.kind in ("process", "server", "thread") and _kills(node, var):
                 kill = ("kill", ast.unparse(node), node.lineno)
         return (False, *kill) if kill is not None else (False, "", "", 0)
 
@@ -475,7 +539,7 @@ class _Module:
         name = _name(call.func)
         if start.kind == "group" and name == "destroy_process_group" or start.kind == "engine" and name in _ENGINE_TEARDOWNS:
             return True
-        helper = _helper(call.func)
+        helper = self.callee(call.func)
         if helper in self.functions and start.kind in self.tears(helper):
             return True
         if not var:
@@ -575,9 +639,12 @@ class _Module:
             ended, stopped, stopped_by, stopped_line = self._ending(start, [*nodes, *after], strict, guarded)
             if ended:
                 continue
-            helper = _helper(start.node.func)
+            helper = self.callee(start.node.func)
             called = dotted(start.node.func)
-            through = helper.removeprefix("self.") if helper in self.functions else called if called in self.externals else ""
+            through = helper.removeprefix("self.").split("@", 1)[0] if helper in self.functions else called if called in self.externals else ""
+            target = _thread_target(start.node) if start.kind == "thread" else None
+            if target is not None:
+                through = self.callee(target).removeprefix("self.").split("@", 1)[0]  # what the thread runs
             record = functools.partial(
                 RepeatedStart, function=culprit, what=start.what, kind=start.kind, port=port, fixed_by=fixed_by,
                 fixed_line=fixed_line, per=per[0], per_line=per[2], per_text=per[1],
@@ -640,7 +707,7 @@ class _Index:
         may_start = {key for key, function in functions.items() if self._holds(first_line(function), function)}
         searched: set[bytes] = set()
         while True:
-            words = {key.rsplit(".", 1)[-1].encode() for key in may_start} - searched
+            words = {key.rsplit(".", 1)[-1].split("@", 1)[0].encode() for key in may_start} - searched
             if not words:
                 break
             searched |= words
@@ -704,6 +771,36 @@ class _Index:
 
 # -- small helpers -----------------------------------------------------------------
 _OWN_NODES_OF: dict[int, tuple[object, list[ast.AST]]] = {}  # id of a block of the module read: (block, nodes)
+
+
+_BLOCKING_RUNS = frozenset(("os.system", "subprocess.run", "subprocess.call", "subprocess.check_call",
+                            "subprocess.check_output"))
+
+
+def _thread_target(call: ast.Call) -> ast.expr | None:
+    """The function a `threading.Thread(target=f, ...)` runs, if the call makes one."""
+    if _name(call.func) != "Thread":
+        return None
+    target = _keyword(call, "target")
+    return target if target is not None else call.args[1] if len(call.args) > 1 else None
+
+
+def _nested(tree: ast.Module) -> dict[str, list[tuple[ast.AST, ast.FunctionDef | ast.AsyncFunctionDef]]]:
+    """Functions defined inside functions, by name: each with the function it is defined in. Only
+    statements are walked, never expressions."""
+    found: dict[str, list[tuple[ast.AST, ast.FunctionDef | ast.AsyncFunctionDef]]] = {}
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(statement, None) for statement in tree.body]
+    while stack:
+        node, outer = stack.pop()
+        if isinstance(node, FUNCTIONS):
+            if outer is not None:
+                found.setdefault(node.name, []).append((outer, node))
+            outer = node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, (ast.stmt, ast.ExceptHandler, ast.match_case)):
+                    stack.append((child, outer))
+    return found
 
 
 def _own_nodes(body: Sequence[ast.AST]) -> list[ast.AST]:

@@ -27,7 +27,11 @@ Popen(...)`, `ctx.join()`, `wait $pid` in a shell loop; for `setUp`, in
 `pkill -f ...`) is no teardown: the process may still hold the port. Where the
 next iteration runs after one that raised (a parametrized test's next case, a
 loop that catches what its body raises), a teardown must be in a `finally`.
-Starts and teardowns inside the module's own helpers called in the loop count.
+Starts and teardowns inside the module's own helpers called in the loop count,
+as do those of a closure it calls (a function defined inside another) and of a
+function a `threading.Thread(target=...)` runs; a thread runs on beside the
+iteration, so even a blocking run in it is a start, ended by stopping it and
+`thread.join()`.
 The message names the port, where it was fixed, the loop, and the missing
 teardown or the kill that does not wait.
 Not flagged: a port that changes per iteration (the loop's variable, computed
@@ -78,7 +82,7 @@ NEEDS = frozenset({"code_files"})
 # What ends each kind of start, and what its holder is called when the code gives it no name.
 _TEARDOWNS = {"group": "destroy_process_group()", "engine": "{var}.shutdown() (or `del {var}` and gc.collect())",
               "process": "{var}.wait()", "spawn": "{var}.join()"}
-_HOLDERS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context"}
+_HOLDERS = {"group": "", "engine": "llm", "process": "proc", "spawn": "context", "thread": "thread"}
 
 
 def check(layout: Layout) -> Iterator[Problem]:
@@ -93,7 +97,7 @@ def message(start: RepeatedStart) -> str:
         start.function if start.function == "module code" else f"{start.function}()"
     in_loop = start.per not in ("parametrized", "setup")
     each = "iteration" if in_loop else "case"
-    if start.kind == "server" or start.stopped or not start.fixed_by:
+    if start.kind in ("server", "thread") or start.stopped or not start.fixed_by:
         return _launched(start, culprit, each)
     teardown = _TEARDOWNS[start.kind].format(var=start.holder or _HOLDERS[start.kind])
     via = f" through {start.through}()" if start.through else ""
@@ -123,6 +127,8 @@ def _repeated_by(start: RepeatedStart) -> str:
 def _launched(start: RepeatedStart, culprit: str, each: str) -> str:
     """A server or launcher started again per iteration, or a start stopped without a wait."""
     via = f" through {start.through}()" if start.through else ""
+    if start.kind == "thread":
+        via = f" in a thread running {start.through}()"
     fixed = f"{start.fixed_by} at line {start.fixed_line}" if start.fixed_by else \
         f"its default: the command at line {start.fixed_line} sets no port"
     if start.stopped == "kill":
@@ -136,6 +142,8 @@ def _launched(start: RepeatedStart, culprit: str, each: str) -> str:
         teardown = "wait for it to exit (`kill $pid; wait $pid`)"
     elif start.kind in ("server", "process"):
         teardown = f"wait for it to exit ({holder}.wait() after the kill, in a `finally`)"
+    elif start.kind == "thread":
+        teardown = f"stop it and wait for it to exit ({holder}.join() after the stop, in a `finally`)"
     else:
         teardown = "tear it down in a `finally`"
     return (
