@@ -29,6 +29,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from portlint.analysis import scripts
 from portlint.analysis.tree import (
     FUNCTIONS,
     INERT,
@@ -166,7 +167,11 @@ def resolve(files: Iterable[tuple[str, str, bytes, Facts | None]]) -> dict[str, 
     with that function's summary (`files`: path, kind, bytes, facts)."""
     files = list(files)
     found = {path: facts.starts for path, _, _, facts in files if facts and facts.starts}
-    launchers = {path: facts.launchers for path, _, _, facts in files if facts and facts.launchers}
+    shell = [(path, facts.launchers, facts.runs) for path, kind, _, facts in files if kind == "shell" and facts]
+    if any(runs for _, _, runs in shell):
+        for path, followed in scripts.follow(shell).items():
+            found[path] = tuple(sorted((*found.get(path, ()), *followed), key=lambda start: (start.at.line, start.at.column)))
+    launchers = {path: facts.launchers for path, kind, _, facts in files if kind == "python" and facts and facts.launchers}
     if not launchers:
         return found
     waiters = {path: facts.waiters for path, _, _, facts in files if facts and facts.waiters}

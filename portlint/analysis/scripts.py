@@ -11,13 +11,22 @@ when it is a literal, a server's default, or a variable the loop does not set
 (`$PORT`, `${PORT:-8000}`) whose value the script gives; a port the loop
 computes (`$((BASE + i))`, the loop's variable) changes per iteration. A
 command run in the foreground has exited before the next iteration: no finding.
+
+A loop may start the server through another script of the repository (`bash
+serve.sh`, `sh`, `./serve.sh`, `source`, `.`): a script that leaves a server
+running when it returns, started in the background on a fixed port and not
+waited for (`launcher`: a bare `kill $PID` at its end does not wait), leaves it
+to each pass of the loop that runs it. `runs` hands over every such run, and
+`follow` matches them with the scripts they run, across files and through
+scripts that run scripts.
 """
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from portlint.model.extraction import RepeatedStart, Spot
+from portlint.model.extraction import Launcher, RepeatedStart, ScriptRun, Spot
 from portlint.model.sites import Command
 from portlint.tables import servers
 
@@ -26,6 +35,18 @@ Placed = tuple[Command, tuple[Loop, ...], bool]  # the command, the loops around
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([0-9]+))?\}?")
 _KILLS = frozenset(("kill", "pkill", "killall"))
 _DECLARATIONS = frozenset(("export", "local", "declare", "readonly", "typeset"))
+
+
+# A command that runs a script of the repository, as the bytes spell it: the test before any scan.
+_RUNS_A_SCRIPT = re.compile(rb"(?:bash|sh|source|\.)[ \t]+(?:-\w+[ \t]+)*[^\s;&|]+\.(?:sh|bash)\b|\./[^\s;&|/]|/[^\s;&|/]+\.(?:sh|bash)\b")
+_SHELLS = frozenset(("bash", "sh", "dash", "zsh"))
+_SOURCES = frozenset(("source", "."))
+_SCRIPT_DIR = re.compile(r"^(?:\$\(.*\)|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*)/")  # `$(dirname "$0")/`, `$DIR/`
+
+
+def runs_a_script(data: bytes) -> bool:
+    """Whether a script may run another script (`bash x.sh`, `./x.sh`, `source x.sh`)."""
+    return _RUNS_A_SCRIPT.search(data) is not None
 
 
 def starts(placed: Sequence[Placed]) -> tuple[RepeatedStart, ...]:
@@ -123,3 +144,149 @@ def _ending(placed: Sequence[Placed], at: int, loop: Loop, loops: tuple[Loop, ..
         if kill is None and (words[0] in _KILLS or words[:2] == ("sudo", "kill")):
             kill = ("kill", " ".join(words), command.line)
     return kill if kill is not None else ("", "", 0)
+
+
+def launcher(placed: Sequence[Placed]) -> Launcher | None:
+    """The server the script's own code (outside any loop) starts in the background on a fixed port
+    and leaves running when it returns: not waited for (`wait`, a trap that waits) after it."""
+    top: Loop = ("", 0, "")
+    for at, (command, loops, background) in enumerate(placed):
+        if loops or not background:
+            continue
+        started = servers.started(command.words)
+        if started is None:
+            continue
+        fixed = _fixed(started, command, placed, at, top)
+        if fixed is None:
+            continue
+        kill: tuple[str, str, int] | None = None
+        for later, around, _ in placed[at + 1:]:
+            words = later.words
+            if around or not words:
+                continue
+            text = " ".join(words[1:]) if words[0] == "trap" else ""
+            if words[0] == "wait" or re.search(r"\bwait\b", text):
+                break
+            if kill is None and (words[0] in _KILLS or words[:2] == ("sudo", "kill") or re.search(r"\b(?:p?kill)\b", text)):
+                kill = ("kill", " ".join(words), later.line)
+        else:
+            port, fixed_by, fixed_line = fixed
+            stopped, stopped_by, stopped_line = kill or ("", "", 0)
+            return Launcher("", started.server.name, "server", port, fixed_by, fixed_line,
+                            stopped=stopped, stopped_by=stopped_by, stopped_line=stopped_line)
+    return None
+
+
+def runs(placed: Sequence[Placed]) -> tuple[ScriptRun, ...]:
+    """The commands that run a script of the repository, with the loop around each."""
+    found = []
+    for at, (command, loops, _) in enumerate(placed):
+        script, sourced = _script(command.words)
+        if not script:
+            continue
+        spot = Spot(command.line, command.column, command.end_line or command.line, command.end_column or command.column)
+        if not loops:
+            found.append(ScriptRun(spot, script, sourced))
+            continue
+        loop = loops[-1]
+        sets = {variable for variable, _ in command.assignments}
+        sets |= {name for other, around, _ in placed if loop in around for name in _names_set(other)}
+        waited = any(loop in around and other.words[:1] == ("wait",) for other, around, _ in placed[at + 1:])
+        found.append(ScriptRun(spot, script, sourced, "for" if loop[0] == "for" else "while", loop[1], loop[2],
+                               tuple(sorted(sets | ({loop[2]} if loop[2] else set()))), waited))
+    return tuple(found)
+
+
+def _script(words: tuple[str, ...]) -> tuple[str, bool]:
+    """The script a command runs (as written) and whether it is sourced; ("", False) for none."""
+    at = 0
+    while at < len(words) and words[at] in ("nohup", "exec", "time", "command"):
+        at += 1
+    if at >= len(words):
+        return "", False
+    first = words[at]
+    if first in _SOURCES or first in _SHELLS:
+        if "-c" in words[at + 1:]:
+            return "", False  # `bash -c "..."`: a command string, scanned in place
+        rest = [word for word in words[at + 1:] if not word.startswith("-")]  # `bash -x x.sh`
+        if rest and (rest[0].endswith((".sh", ".bash")) or "/" in rest[0]) and not rest[0].startswith("/") \
+                and not any(c.isspace() for c in _SCRIPT_DIR.sub("", rest[0])):
+            return rest[0], first in _SOURCES
+        return "", False
+    if "/" in first and not first.startswith("/") and (first.startswith("./") or first.endswith((".sh", ".bash"))
+                                                      or _SCRIPT_DIR.match(first)):
+        return first, False
+    return "", False
+
+
+def _names_set(command: Command) -> set[str]:
+    """The variables a command sets in this shell (`NAME=v`, `export NAME=v`, `read NAME`)."""
+    found = {variable for variable, _ in command.assignments} if not command.words else set()
+    words = command.words
+    if words and words[0] in _DECLARATIONS:
+        found |= {word.partition("=")[0] for word in words[1:] if "=" in word}
+    if words[:1] == ("read",):
+        found |= {word for word in words[1:] if not word.startswith("-")}
+    return found
+
+
+def follow(scripts: Iterable[tuple[str, tuple[Launcher, ...], tuple[ScriptRun, ...]]]
+           ) -> dict[str, tuple[RepeatedStart, ...]]:
+    """The servers each script's loops start through the scripts they run (`scripts`: each shell
+    script's path, its own launcher, its runs), by the path of the script whose loop runs them."""
+    scripts = list(scripts)
+    own = {path: launchers[0] for path, launchers, _ in scripts if launchers}
+    runs_of = {path: found for path, _, found in scripts if found}
+    paths = sorted({*own, *runs_of})
+    left: dict[str, tuple[str, Launcher] | None] = {}
+
+    def leaves(path: str, seen: frozenset[str]) -> tuple[str, Launcher] | None:
+        """The server a script leaves running when it returns, and the script that starts it."""
+        if path in left:
+            return left[path]
+        found: tuple[str, Launcher] | None = (path, own[path]) if path in own else None
+        for run in runs_of.get(path, ()) if found is None else ():
+            target = _resolve(path, run.script, paths)
+            if not run.per and target and target not in seen:
+                found = leaves(target, seen | {target})
+                if found is not None:
+                    break
+        left[path] = found
+        return found
+
+    result: dict[str, list[RepeatedStart]] = {}
+    for path in sorted(runs_of):
+        for run in runs_of[path]:
+            target = _resolve(path, run.script, paths)
+            if not run.per or not target or target == path:
+                continue
+            found = leaves(target, frozenset((path, target)))
+            if found is None or run.sourced and run.waited:
+                continue
+            where, started = found
+            if started.fixed_by in run.sets:
+                continue  # the loop gives the port a value of its own
+            result.setdefault(path, []).append(RepeatedStart(
+                run.at, "", started.what, "server", started.port, started.fixed_by, started.fixed_line, run.per,
+                run.per_line, run.per_text, through=target, stopped=started.stopped, stopped_by=started.stopped_by,
+                stopped_line=started.stopped_line, where=where))
+    return {path: tuple(found) for path, found in result.items()}
+
+
+def _resolve(caller: str, written: str, paths: Sequence[str]) -> str:
+    """The repository script a run names: beside the caller (also `$(dirname "$0")/x.sh`), from
+    the root, else the one script whose path ends with it; "" when none is known."""
+    known = set(paths)
+    here = posixpath.dirname(caller)
+    bare = _SCRIPT_DIR.sub("", written)
+    candidates = [posixpath.normpath(posixpath.join(here, bare))]
+    if bare == written:
+        candidates.append(posixpath.normpath(written))
+    for candidate in candidates:
+        if candidate in known and not candidate.startswith("../"):
+            return candidate
+    if "$" in bare:
+        return ""
+    tail = "/" + posixpath.normpath(bare).lstrip("./")
+    ending = [path for path in paths if path.endswith(tail)]
+    return ending[0] if len(ending) == 1 else ""

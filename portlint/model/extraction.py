@@ -82,6 +82,7 @@ class RepeatedStart(Struct, frozen=True):
     # the iteration raises (and the next one runs); "": nothing stops it
     stopped_by: str = ""  # the call that kills it or tears it down, as written
     stopped_line: int = 0
+    where: str = ""  # the file `fixed_line` and `stopped_line` are in, when it is another script (`through`'s)
 
 
 class Launcher(Struct, frozen=True):
@@ -97,6 +98,23 @@ class Launcher(Struct, frozen=True):
     parameter: str = ""  # the parameter that sets the port
     position: int = -1  # its place among the positional arguments
     default: int = 0  # its default when that is a literal port (0: none)
+    stopped: str = ""  # a script's: "kill" when it stops it without a wait (RepeatedStart.stopped), else ""
+    stopped_by: str = ""
+    stopped_line: int = 0
+
+
+class ScriptRun(Struct, frozen=True):
+    """A command of a shell script that runs another script of the repository (`bash x.sh`, `./x.sh`,
+    `source x.sh`): what PL604 follows into the script it runs."""
+
+    at: Spot
+    script: str  # the script's path as written, expansions kept (`$(dirname "$0")/serve.sh`)
+    sourced: bool  # `source x.sh` / `. x.sh`: it runs in this shell, its jobs are this script's
+    per: str = ""  # "for" or "while" when a loop runs it ("": the script's own code)
+    per_line: int = 0
+    per_text: str = ""  # a `for` loop's variable
+    sets: tuple[str, ...] = ()  # the variables the run or its loop gives a value of their own (`PORT=... bash x.sh`)
+    waited: bool = False  # a later command of the same iteration waits (`wait`): a sourced script's jobs end
 
 
 class Facts(Struct, Generic[Export], frozen=True):
@@ -107,6 +125,7 @@ class Facts(Struct, Generic[Export], frozen=True):
     exports: tuple[Export, ...] = ()
     launchers: tuple[Launcher, ...] = ()  # its functions that leave a listener running
     waiters: tuple[str, ...] = ()  # its functions that wait for a process to exit (a teardown to their callers)
+    runs: tuple[ScriptRun, ...] = ()  # a shell script's: the repository's scripts it runs
 
 
 class Suppression(Struct, frozen=True):

@@ -31,7 +31,12 @@ Starts and teardowns inside the module's own helpers called in the loop count,
 as do those of a closure it calls (a function defined inside another) and of a
 function a `threading.Thread(target=...)` runs; a thread runs on beside the
 iteration, so even a blocking run in it is a start, ended by stopping it and
-`thread.join()`.
+`thread.join()`. A shell loop that runs another script of the repository
+(`bash x.sh`, `sh`, `./x.sh`, `source`, `.`; through scripts that run scripts)
+starts what that script leaves running when it returns: a server it put in the
+background on a fixed port and did not wait for (a bare `kill $PID` at its end
+does not wait); a port the loop gives a value per run (`PORT=$((8000 + i))
+bash x.sh`) is not fixed.
 The message names the port, where it was fixed, the loop, and the missing
 teardown or the kill that does not wait.
 Not flagged: a port that changes per iteration (the loop's variable, computed
@@ -129,16 +134,21 @@ def _launched(start: RepeatedStart, culprit: str, each: str) -> str:
     via = f" through {start.through}()" if start.through else ""
     if start.kind == "thread":
         via = f" in a thread running {start.through}()"
-    fixed = f"{start.fixed_by} at line {start.fixed_line}" if start.fixed_by else \
-        f"its default: the command at line {start.fixed_line} sets no port"
+    elif start.where:  # a script a shell loop runs
+        via = f" through {start.through}" + (f" (which runs {start.where})" if start.where != start.through else "")
+    of = f" of {start.where}" if start.where else ""
+    fixed = f"{start.fixed_by} at line {start.fixed_line}{of}" if start.fixed_by else \
+        f"its default: the command at line {start.fixed_line}{of} sets no port"
     if start.stopped == "kill":
-        ending = f"{start.stopped_by} at line {start.stopped_line} stops it without waiting for it to exit"
+        ending = f"{start.stopped_by} at line {start.stopped_line}{of} stops it without waiting for it to exit"
     elif start.stopped == "raise":
         ending = f"{start.stopped_by} at line {start.stopped_line} is skipped when the {each} raises"
     else:
         ending = f"nothing stops it before the next {each}"
     holder = start.holder or _HOLDERS.get(start.kind) or "proc"
-    if not start.function:  # a shell script's loop
+    if not start.function and start.where:  # a script a shell loop runs
+        teardown = f"wait for it to exit before {start.where} returns (`kill $pid; wait $pid`)"
+    elif not start.function:  # a shell script's loop
         teardown = "wait for it to exit (`kill $pid; wait $pid`)"
     elif start.kind in ("server", "process"):
         teardown = f"wait for it to exit ({holder}.wait() after the kill, in a `finally`)"

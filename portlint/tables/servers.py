@@ -140,6 +140,8 @@ def _mapped(server: Server, options: tuple[str, ...] | list[str]) -> Started | N
 
 # Words in front of the program they run (`nohup vllm ...`, `env A=1 prog ...`, `timeout 60 prog ...`).
 _WRAPPERS = frozenset(("nohup", "env", "exec", "setsid", "stdbuf", "nice", "time", "timeout", "sudo", "command"))
+# Environment managers that run a program (`uv run`, `poetry run`, `conda run -n env`).
+_RUNNERS = frozenset(("uv", "poetry", "pipenv", "conda", "pixi", "hatch", "pdm", "rye"))
 # Programs a port option does not make a listener: they dial it, or pass it on to a machine elsewhere.
 _CLIENTS = frozenset(("curl", "wget", "nc", "ncat", "telnet", "ssh", "scp", "rsync", "grpcurl", "http", "echo",
                       "printf", "kill", "pkill", "killall", "lsof", "fuser", "docker", "kubectl", "srun", "sbatch",
@@ -193,6 +195,11 @@ def _program(words: tuple[str, ...] | list[str]) -> tuple[tuple[str, ...], int] 
         if "=" in word and not word.startswith("-") or word in _WRAPPERS or word.isdigit() or \
                 word.startswith("-") and at and words[at - 1].rsplit("/", 1)[-1] in _WRAPPERS:
             at += 1
+            continue
+        if word in _RUNNERS and list(words[at + 1:at + 2]) == ["run"]:
+            at += 2
+            while at < len(words) and words[at].startswith("-"):  # `uv run --extra gpu python ...`
+                at += 1 if "=" in words[at] or at + 1 >= len(words) or words[at + 1].startswith("-") else 2
             continue
         break
     if at >= len(words):

@@ -80,6 +80,7 @@ def test_the_schema_rejects_a_mapping_entry_with_a_default() -> None:
     (["python3", "-u", "-m", "pkg.server", "--http-port=8100"], "`python3 -m pkg.server`", "--http-port", 8100),
     (["nohup", "env", "A=1", "/opt/bin/api-gateway", "--grpc_port", "$PORT"], "`api-gateway`", "--grpc_port", None),
     (["python", "tools/serve.py", "--host", "0.0.0.0", "--port", "{#0}"], "`python tools/serve.py`", "--port", None),
+    (["uv", "run", "--extra", "gpu", "python", "-m", "pkg.mcp", "--port", "$PORT"], "`python -m pkg.mcp`", "--port", None),
 ])
 def test_a_program_handed_a_port_by_an_option_listens_there(words: list[str], program: str, flag: str,
                                                               port: int | None) -> None:

@@ -56,8 +56,13 @@ def extract(source: Source, names: NameFilter) -> Extraction:
         error = "expansions nested too deep to scan"
     commands = tuple(command for _, command in sorted(scanner.commands, key=lambda found: found[0]))
     facts: Facts[Any] | None = None
-    if not error and servers.may_start(source.data):
-        placed = sorted(scanner.placed, key=lambda found: found.offset)
-        started = scripts.starts([(p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background) for p in placed])
-        facts = Facts(starts=started) if started else None
+    may_start, may_run = (not error and servers.may_start(source.data)), (not error and scripts.runs_a_script(source.data))
+    if may_start or may_run:
+        placed = [(p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background)
+                  for p in sorted(scanner.placed, key=lambda found: found.offset)]
+        started = scripts.starts(placed) if may_start else ()
+        launcher = scripts.launcher(placed) if may_start else None
+        runs = scripts.runs(placed) if may_run else ()
+        if started or launcher or runs:
+            facts = Facts(starts=started, launchers=(launcher,) if launcher else (), runs=runs)
     return Extraction(scanner.sites(), tuple(scanner.suppressions), error, line, column, commands, sockets=facts)
