@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from portlint.model.extraction import Launcher, RepeatedStart, ScriptRun, Spot
 from portlint.model.sites import Command
@@ -47,6 +47,36 @@ _SCRIPT_DIR = re.compile(r"^(?:\$\(.*\)|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*)/")
 def runs_a_script(data: bytes) -> bool:
     """Whether a script may run another script (`bash x.sh`, `./x.sh`, `source x.sh`)."""
     return _RUNS_A_SCRIPT.search(data) is not None
+
+
+# A loop's reserved word where a command may start (`for`, `while`, `until`, `select`).
+_LOOP = re.compile(rb"(?<![\w$.\-/])(?:for|while|until|select)[ \t]")
+
+
+def worth_reading(data: bytes) -> bool:
+    """Whether a script is read for PL604 whatever runs it: it may start a server of the table, or
+    a loop of it may run another script. A script that only runs others outside a loop matters
+    only on the way from such a loop to a server: it is read when a loop's runs reach it
+    (`reached`), not for every script that sources a library of functions."""
+    return servers.mentioned(data) or runs_a_script(data) and _LOOP.search(data) is not None
+
+
+def reached(read: Iterable[str], runs_of: Callable[[str], tuple[ScriptRun, ...]], paths: Sequence[str]) -> list[str]:
+    """The scripts of `paths` that the loops of the scripts `read` run, and those they run in turn,
+    in the order they are reached. `runs_of(path)`: a script's runs, the script read first where it
+    was not (`worth_reading` passed it over)."""
+    queue = [(path, run) for path in read for run in runs_of(path) if run.per]
+    seen: set[str] = set()
+    found = []
+    while queue:
+        caller, run = queue.pop(0)
+        target = resolve(caller, run.script, paths)
+        if not target or target in seen:
+            continue
+        seen.add(target)
+        found.append(target)
+        queue += [(target, further) for further in runs_of(target)]
+    return found
 
 
 def starts(placed: Sequence[Placed]) -> tuple[RepeatedStart, ...]:
@@ -246,7 +276,7 @@ def follow(scripts: Iterable[tuple[str, tuple[Launcher, ...], tuple[ScriptRun, .
             return left[path]
         found: tuple[str, Launcher] | None = (path, own[path]) if path in own else None
         for run in runs_of.get(path, ()) if found is None else ():
-            target = _resolve(path, run.script, paths)
+            target = resolve(path, run.script, paths)
             if not run.per and target and target not in seen:
                 found = leaves(target, seen | {target})
                 if found is not None:
@@ -257,7 +287,7 @@ def follow(scripts: Iterable[tuple[str, tuple[Launcher, ...], tuple[ScriptRun, .
     result: dict[str, list[RepeatedStart]] = {}
     for path in sorted(runs_of):
         for run in runs_of[path]:
-            target = _resolve(path, run.script, paths)
+            target = resolve(path, run.script, paths)
             if not run.per or not target or target == path:
                 continue
             found = leaves(target, frozenset((path, target)))
@@ -273,7 +303,7 @@ def follow(scripts: Iterable[tuple[str, tuple[Launcher, ...], tuple[ScriptRun, .
     return {path: tuple(found) for path, found in result.items()}
 
 
-def _resolve(caller: str, written: str, paths: Sequence[str]) -> str:
+def resolve(caller: str, written: str, paths: Sequence[str]) -> str:
     """The repository script a run names: beside the caller (also `$(dirname "$0")/x.sh`), from
     the root, else the one script whose path ends with it; "" when none is known."""
     known = set(paths)

@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 from msgspec import DecodeError, Raw
 
-from portlint.model.extraction import Extraction
+from portlint.analysis import scripts
+from portlint.model.extraction import Extraction, ScriptRun
 from portlint.model.files import FileState
 from portlint.model.frozen import Flat
 from portlint.model.naming import NameFilter
@@ -160,7 +161,36 @@ def scan(listing: Listing, names: NameFilter, mirrored: Iterable[str], store: ca
     the stages after this one)."""
     visitor = Visitor(listing.root, names, prefilter(names.selector_names), frozenset(mirrored), store, {})
     visits = _visited(visitor, listing, meanwhile)
-    return _scanned(visitor, listing.files, visits)
+    scanned = _scanned(visitor, listing.files, visits)
+    _reached(visitor, listing, scanned)
+    return scanned
+
+
+def _reached(visitor: Visitor, listing: Listing, scanned: Scanned) -> None:
+    """The scripts a shell loop runs, and those they run in turn, extracted here where the byte
+    tests passed them over (a script that only runs others outside a loop: PL604 follows a loop
+    through it, analysis.scripts.reached); `scanned.files` kept in the listing's order."""
+    files = scanned.files
+    shells = [candidate.path for candidate in listing.files if candidate.kind == "shell"]
+    read = [path for path in shells if path in files]
+
+    def runs_of(path: str) -> tuple[ScriptRun, ...]:
+        state = files.get(path)
+        if state is None:
+            state = _late(visitor, path)
+            if state is None:
+                return ()
+            files[path] = state
+            taken(scanned, state)
+        facts = state.extraction.sockets
+        return facts.runs if facts is not None else ()
+
+    if not any(run.per for path in read for run in runs_of(path)):
+        return
+    late = [path for path in scripts.reached(read, runs_of, shells) if path not in read]
+    if late:
+        order = {candidate.path: index for index, candidate in enumerate(listing.files)}
+        scanned.files.update(sorted(scanned.files.copy().items(), key=lambda item: order.get(item[0], -1)))
 
 
 def _visited(visitor: Visitor, listing: Listing, meanwhile: Callable[[], object]) -> list[Visit]:
@@ -229,6 +259,23 @@ def _shared(visitor: Visitor, listing: Listing, visits: list[Visit], pending: li
     for (_, indices), done in zip(tasks, pool.run(len(tasks), do, workers, meanwhile)):
         for index, visit in zip(indices, done):
             visits[index] = visit
+
+
+def _late(visitor: Visitor, path: str) -> FileState | None:
+    """A shell script the byte tests passed over, read again and extracted (or taken from the
+    cache, which keeps it under its bytes as any file's result); None where it cannot be read."""
+    store = visitor.store
+    read = read_file(visitor.root, path, store is not None, lambda data: True, visitor.folders)
+    if read.data is None:
+        return None
+    entry = key("shell", read.digest, False)
+    hit = store.get(path, entry) if store is not None else None
+    result = _read_back(hit) if hit is not None else None
+    if result is None or not verified(result, read.data):
+        result = _extracted((path, "shell", read.data, False), visitor.names)
+        if store is not None:
+            store.put(path, entry, result)
+    return FileState(path, "shell", read.data, *result)
 
 
 def _visit(visitor: Visitor, candidate: Candidate, extract: bool) -> Visit:

@@ -17,7 +17,6 @@ from functools import lru_cache
 from portlint import analysis
 from portlint.analysis import scripts
 from portlint.speed.needles import port_token
-from portlint.tables import servers
 from portlint.tables.tool_defaults import mentions_tool
 
 # A word-boundary `port`: `_port`, `-port`, `.port`, `PORT`, camel-case `containerPort`,
@@ -113,4 +112,4 @@ def worth_parsing(kind: str, data: bytes, pattern: Prefilter) -> bool:
 def uses_sockets(kind: str, data: bytes) -> bool:
     """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
     return kind == "python" and analysis.worth_reading(data) or \
-        kind == "shell" and (servers.mentioned(data) or scripts.runs_a_script(data))
+        kind == "shell" and scripts.worth_reading(data)

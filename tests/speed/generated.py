@@ -146,6 +146,7 @@ def build(root: Path, seed: int, files: int = 40, layout: bool = False) -> None:
         # (the page) the Markdown byte test.
         _write(root / f"pkg/cold_{index}.py", "import os\n" + COLD_PYTHON.format(n=index, v=index))
         _write(root / f"scripts/cold_{index}.sh", FILLER_SHELL.format(n=index))
+        _write(root / f"deploy/crd_{index}.yaml", COLD_CRD.format(n=index))  # a port token, no site: the YAML byte test
         _write(root / f"docs/notes_{index}.md", COLD_MARKDOWN.format(n=index))
 
 

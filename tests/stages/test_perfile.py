@@ -146,3 +146,28 @@ def test_a_cache_key_is_what_the_extraction_reads_of_the_file() -> None:
     """The bytes (their digest), the kind and, for a result, whether the file is a frozen side."""
     keys = {perfile.key(kind, digest, side) for kind in ("yaml", "shell") for digest in ("a", "b") for side in (None, False, True)}
     assert len(keys) == 12
+
+
+def _scripts(root: Path) -> None:
+    files = {
+        "sweep.sh": "for m in a b; do\n  bash lib/outer.sh \"$m\"\ndone\n",
+        "lib/outer.sh": "source lib/common.sh\nbash lib/inner.sh \"$1\"\n",
+        "lib/inner.sh": "kubectl port-forward svc/model 8080:80 &\n",
+        "lib/common.sh": "log() { echo \"$@\"; }\n",
+        "other.sh": "source lib/common.sh\nbash lib/tools.sh\n",
+        "lib/tools.sh": "echo tools\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_script_that_only_runs_others_is_read_where_a_loops_runs_reach_it(tmp_path: Path, cached: bool) -> None:
+    """outer.sh starts nothing and loops over nothing: the byte tests pass it over, and it is read
+    because sweep.sh's loop runs it (and so is common.sh, which it sources); other.sh and
+    tools.sh, which no loop reaches, are not read at all."""
+    _scripts(tmp_path)
+    for _ in range(2 if cached else 1):  # the second run takes outer.sh from the cache
+        files = _prepared(tmp_path, cached).scanned.files
+        assert sorted(files) == ["lib/common.sh", "lib/inner.sh", "lib/outer.sh", "sweep.sh"]
