@@ -147,6 +147,9 @@ class Extraction(Struct, Generic[Export], frozen=True):
     commands: tuple[Command, ...] = ()
     sockets: Facts[Export] | None = None  # Python: what the code analyses found, plain data
     note: str = ""  # the file is skipped, not broken: why (a template that is YAML only once rendered)
+    # Repository paths (files or folders) a compose service mounts into a container that keeps its
+    # own network namespace: the ports they bind are bound there (portlint.stages.layout.ownership).
+    mounts: tuple[str, ...] = ()
 
 
 class CodeFile(Struct, frozen=True):

@@ -134,6 +134,9 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
     # Where the code files' parameter defaults go (PL101, PL302): the analysis the layout stage
     # hands over when a rule reads code files, which parses each module once, on first ask.
     destinations: Destinations = field(default_factory=lambda: NOWHERE)
+    # Files and folders a container that keeps its own network namespace mounts (a compose
+    # service's bind mounts): what they bind is bound inside it (portlint.stages.layout.ownership).
+    mounted: frozenset[str] = frozenset()
 
     def in_tests(self, where: str | Site) -> bool:
         """The path (or the site's path) belongs to tests or fixtures, or the site's value is given
@@ -141,6 +144,19 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
         if isinstance(where, Site):
             return in_tests(where.path, self.test_paths) or mocked(where)
         return in_tests(where, self.test_paths)
+
+    def in_container(self, path: str) -> bool:
+        """The file is one a container that keeps its own network namespace mounts (`mounted`)."""
+        if not self.mounted:
+            return False
+        if path in self.mounted:
+            return True
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        while folder:
+            if folder in self.mounted:
+                return True
+            folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+        return False
 
     @cached_property
     def code_sites(self) -> tuple[Site, ...]:

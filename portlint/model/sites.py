@@ -35,7 +35,8 @@ class Site(Struct, frozen=True):
     end_column: int = 0
     offset: int = 0  # doc sites: the number states the layout's value + offset (`[A, B)`: B = high + 1)
     mock: bool = False  # given to a mock (`MagicMock(port=8000)`, `patch.dict(os.environ, ...)`): test scope
-    pod: bool = False  # written for a Kubernetes pod that keeps its own network namespace (the extractor's evidence)
+    pod: bool = False  # written for a container that keeps its own network namespace (the extractor's evidence)
+    host: str = ""  # the host written beside it in its mapping: LOCAL (a listener's address), REMOTE (a peer dialled)
     extent: int = 0  # a run of ports from this literal base: value..value + extent (`[BASE + i for i in range(4)]`)
     passed: bool = False  # doc sites: an option's value on an example command line (`serve.py --port 8000`)
 
@@ -99,7 +100,7 @@ class Command(Struct, frozen=True):
     end_line: int = 0
     end_column: int = 0
     via: str = ""  # who runs it when the file holds no command line: "kuberay" (a rayStartParams mapping)
-    pod_network: bool = False  # runs in a Kubernetes pod's own network namespace (no hostNetwork)
+    pod_network: bool = False  # runs in a container's own network namespace (a pod without hostNetwork, a compose service)
 
 
 

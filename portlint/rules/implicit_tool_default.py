@@ -18,12 +18,13 @@ random ports are judged; a default inside an inferred band (the port the
 repository writes for that service) is in a band. An option passed through a variable
 (`--min-worker-port=${MIN_WORKER_PORT}`) is given, with the variable's default
 as its value. One problem per command, at the command, naming every default
-left in force and the option to set. A command run in a Kubernetes pod that
-keeps its own network namespace (a container of a pod spec, or a KubeRay group,
-without `hostNetwork: true`) is not judged: a port bound inside a pod's own
-network namespace is not this repository's port (the same principle as PL101's),
-its defaults meet no other service of the layout and no host's floor, and
-KubeRay's operator fills in the ports it depends on itself
+left in force and the option to set. A command run in a container that keeps
+its own network namespace (a container of a pod spec, or a KubeRay group,
+without `hostNetwork: true`; a compose service without `network_mode: host`, or
+a script such a service mounts) is not judged: a port bound inside a
+container's own network namespace is not this repository's port (the same
+principle as PL101's), its defaults meet no other service of the layout and no
+host's floor, and KubeRay's operator fills in the ports it depends on itself
 (`--metrics-export-port=8080`, `--dashboard-agent-listen-port=52365`).
 Why: a default nobody wrote down is outside every check: `ray start --head`
 without `--min-worker-port/--max-worker-port` keeps Ray's 10002-19999, straight
@@ -91,7 +92,7 @@ def check(layout: Layout) -> Iterator[Problem]:
     tools = tool_defaults.load()
     by_path: dict[str, list[Command]] = defaultdict(list)
     for command in layout.commands:
-        if not command.pod_network:
+        if not command.pod_network and not layout.in_container(command.path):
             by_path[command.path].append(command)
     sites: dict[str, list[Site]] = defaultdict(list)
     for site in layout.code_sites:

@@ -1,8 +1,8 @@
 """Stage prefilter: whether a file read can hold anything to check, decided on its bytes alone.
 
 A port token or a selector's name (a file without one writes no site), socket code
-that binds or a rendezvous start (PL601/PL602/PL604), or a tool whose default
-ports matter (PL603): anything else is dropped before any parser sees it. The
+that binds or a rendezvous start (PL601/PL602/PL604), a tool whose default
+ports matter (PL603), or a compose file's mounts: anything else is dropped before any parser sees it. The
 extractors narrow it further where they can (the YAML extractor's own byte test,
 applied by the per-file stage), and read the same tokens to find the statements
 worth parsing.
@@ -106,7 +106,17 @@ def worth_parsing(kind: str, data: bytes, pattern: Prefilter) -> bool:
     # tokens come from that pass. Any other file is asked only where no token is found, and
     # `search` stops at the first.
     found = pattern.held(data) if kind == "python" else pattern.search(data)
-    return bool(found or uses_sockets(kind, data) or mentions_tool(kind, data))
+    return bool(found or uses_sockets(kind, data) or mentions_tool(kind, data) or kind == "yaml" and mounts(data))
+
+
+# A compose file's `services:` at the top, and a `volumes:` key: the files its services mount
+# are a fact of the layout (portlint.stages.extract.yaml_compose), whether or not it writes a port.
+_SERVICES = re.compile(rb"^services[ \t]*:", re.M)
+
+
+def mounts(data: bytes) -> bool:
+    """Whether the bytes may be a compose file whose services mount files (a byte test, no parser)."""
+    return b"volumes" in data and _SERVICES.search(data) is not None
 
 
 def uses_sockets(kind: str, data: bytes) -> bool:

@@ -1,6 +1,7 @@
 """The YAML extractor: key paths, byte spans, quoting, aliases, documents, suppressions."""
 from __future__ import annotations
 
+from portlint.model.extraction import Extraction
 from portlint.model.naming import NameFilter
 from portlint.model.source import Source
 from portlint.stages.extract.yaml import extract
@@ -130,7 +131,7 @@ def test_one_walk_reads_what_the_generic_walk_and_the_command_finder_read() -> N
     names = NameFilter()
     for text in TRICKY:
         roots = compose(text)
-        candidates, spanned, invoking, _ = _tree(roots)
+        candidates, spanned, invoking, _, _ = _tree(roots)
         scalars = [(path, node) for path, node in walk(roots) if node.id == "scalar"]
         assert candidates == [(path, node) for path, node in scalars if path and node.value.isdigit()], text
         assert [n for n in spanned] == [n for _, n in scalars if "#" in n.value or n.style in ("|", ">")], text
@@ -148,3 +149,34 @@ def test_a_comment_after_a_hash_inside_a_value_is_still_read() -> None:
     (suppression,) = extraction.suppressions
     assert (suppression.line, suppression.column, suppression.codes) == (1, 23, ("PL302",))
     assert [(site.line, site.value, site.kind) for site in extraction.sites] == [(2, 1400, "comment"), (2, 1999, "comment")]
+
+
+def test_a_compose_services_mounts_resolve_from_its_folder_and_stay_below_it() -> None:
+    text = (
+        "services:\n"
+        "  proxy:\n"
+        "    image: proxy\n"
+        "    volumes:\n"
+        "      - ./conf/proxy.yaml:/etc/proxy.yaml:ro\n"
+        "      - ../shared:/shared\n"
+        "      - .:/app\n"
+        "      - cache:/cache\n"
+        "      - /etc/hosts:/etc/hosts\n"
+        "      - ${PWD}/x:/x\n"
+        "      - {type: bind, source: ./scripts, target: /scripts}\n"
+        "  host:\n"
+        "    image: agent\n"
+        "    network_mode: host\n"
+        "    volumes: [\"./agent.yaml:/etc/agent.yaml\"]\n"
+    )
+    extraction = _extract(text, "deploy/compose.yaml")
+    assert extraction.mounts == ("deploy/conf/proxy.yaml", "deploy/scripts")
+
+
+def test_a_top_level_services_mapping_without_images_is_no_compose_file() -> None:
+    text = "services:\n  api:\n    replicas: 2\n    volumes: [\"./conf.yaml:/etc/conf.yaml\"]\n"
+    assert _extract(text, "deploy/services.yaml").mounts == ()
+
+
+def _extract(text: str, path: str) -> Extraction:
+    return extract(Source(path, text.encode()), NameFilter())

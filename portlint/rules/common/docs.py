@@ -6,13 +6,18 @@ from __future__ import annotations
 SHARED = {
     "whose-port": """Whose port: a value is this repository's port only where the repository
 binds or serves it, or hands it to something that does. Not judged: test scope
-(`test_paths:`, values given to mocks), a port bound inside a Kubernetes pod's
-own network namespace (`containerPort`, a Service's ports, a container's keys,
-a Helm chart's values, the Kubernetes client's models), a firewall or
-security-group rule's port (a range over every port too), a range's exclusive
-end (`max_port = 65536` read as `range(min_port, max_port)`), and a value the
-repository only dials (a client's default for the server it connects to).
-Where portlint cannot tell, it reports less.""",
+(`test_paths:`, values given to mocks), a port bound inside a container's own
+network namespace (a Kubernetes pod without `hostNetwork: true`: `containerPort`,
+a Service's ports, a container's keys, a Helm chart's values, the Kubernetes
+client's models; a docker compose service without `network_mode: host`: its
+keys but the host side of `ports:` ("8080:80" publishes 8080 on the host), and
+the files it mounts through `volumes:`), a firewall or security-group rule's
+port (a range over every port too), a range's exclusive end (`max_port = 65536`
+read as `range(min_port, max_port)`), and a value the repository only dials (a
+client's default for the server it connects to; a port written beside a peer's
+host in one mapping, `{host: redis-master, port: 6379}`, where a wildcard,
+loopback or empty address beside it means a listener). Where portlint cannot
+tell, it reports less.""",
     "library-helpers": """Library helpers: a call of a helper of the table portlint/tables/port_helpers.yaml
 (each entry says where its behaviour comes from) is judged as a call of the
 repository's own helper that does the same; the caller that hands the number on

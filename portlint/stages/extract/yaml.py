@@ -27,11 +27,13 @@ from typing import Any, NamedTuple
 
 from portlint.model.extraction import Extraction, Suppression
 from portlint.model.naming import NameFilter, is_port_name, role_of
+from portlint.model.naming import words as key_words
+from portlint.model.ports import host_kind
 from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.speed import yaml_stream
 from portlint.speed.switch import fast
-from portlint.stages.extract import prose, suppression_in, template, yaml_commands
+from portlint.stages.extract import prose, suppression_in, template, yaml_commands, yaml_compose
 
 _MERGE_KEY = "<<"
 
@@ -97,7 +99,8 @@ def _pure_yaml() -> Any:
 #   value that does not start with a letter (a digit, a quote, `&`, `!`, `*`, `-`, `[`);
 # * a comment statement or a suppression: a port token after a `#`, or `portlint:`;
 # * a command: a `command`/`args`/`run`/`setup`/`rayStartParams` key, unless its value
-#   is a block mapping (a CRD's schema of the field, which runs nothing).
+#   is a block mapping (a CRD's schema of the field, which runs nothing);
+# * a compose file's mounts: `services:` at the top and a `volumes:` key.
 # Keys the token cannot be seen in (an alias as a key, an explicit `?` key, an escape
 # in a quoted key) make the whole file worth composing.
 # One literal-first pattern per key (`re` scans for the literal), the look-behind after it:
@@ -148,6 +151,10 @@ def _worth_composing(data: bytes, tokens: Iterable[re.Pattern[bytes]], keys: Ite
             return True  # reported as not UTF-8 (PL001)
     if any(key in data for key in _written(tuple(keys))):
         return True  # a selector's key (or a comment stating it as `x_low/high`)
+    from portlint.stages.prefilter import mounts
+
+    if mounts(data):
+        return True  # a compose file's mounts (yaml_compose)
     lowered = data.lower()  # one scan finds every spelling of the token, and `portlint:`
     line: _Line | None = None
     at = lowered.find(b"port")
@@ -411,10 +418,10 @@ def _hot_documents(source: Source, names: NameFilter) -> Extraction | None:
     tree = _tree(roots)
     if isinstance(tree, Extraction):
         return None
-    candidates, spanned, invoking, pods = tree
+    candidates, spanned, invoking, pods, beside = tree
     kubernetes = (bool(roots) or "object" in objects) and all(map(_kubernetes_object, roots)) \
         and "other" not in objects
-    tree = candidates, spanned, invoking, pods._replace(kubernetes=kubernetes)
+    tree = candidates, spanned, invoking, pods._replace(kubernetes=kubernetes), beside
     return _read(source, names, text, bom, tree, [(start + bom, end + bom) for start, end in cold])
 
 
@@ -429,7 +436,7 @@ def _read(source: Source, names: NameFilter, body: str, bom: int, tree: _Read,
     """What the extractor finds in the composed text `body` (the file's text from `bom` on)
     that `_tree` read: sites, comments (none in the `skipped` character spans of the file's
     text), commands."""
-    candidates, spanned, invoking, pods = tree
+    candidates, spanned, invoking, pods, beside = tree
     in_pod = _PodScope(source.path, pods)
     # An anchored literal is one site, under the first name that wants it: its aliases
     # refer to it, and two roles (`low: &p 1024`, `high: *p`) cannot both be fixed in it.
@@ -441,7 +448,8 @@ def _read(source: Source, names: NameFilter, body: str, bom: int, tree: _Read,
     offsets = _byte_offsets(source, [_digits_index(body, node) + bom for _, node in literals])
     sites = [
         site for path, node in literals
-        if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node, in_pod(path)))
+        if (site := _site(source, offsets[_digits_index(body, node) + bom], path, node, in_pod(path),
+                          beside.get(id(node), "")))
     ]
     if "#" in source.text:
         scalar_spans = [(n.start_mark.index + bom, n.end_mark.index + bom) for n in spanned]
@@ -449,7 +457,8 @@ def _read(source: Source, names: NameFilter, body: str, bom: int, tree: _Read,
     else:
         suppressions, doc_sites = (), []
     commands = yaml_commands.find_in(source, invoking, names, in_pod) if invoking else ()
-    return Extraction((*sites, *doc_sites), suppressions, commands=commands)
+    mounts = yaml_compose.mounted(source.path, pods.services) if pods.services else ()
+    return Extraction((*sites, *doc_sites), suppressions, commands=commands, mounts=mounts)
 
 
 def _digits_index(text: str, node: Any) -> int:
@@ -530,21 +539,25 @@ _KIND_CLUSTER = "kind.x-k8s.io/"  # kind's own config: its ports are the host's 
 
 class _Pods(NamedTuple):
     """The pod specs of a file (the key path of every mapping holding `containers:`, and whether it
-    sets `hostNetwork: true`), whether any mapping of the file sets `hostNetwork: true`, and whether
-    every document of the file is a Kubernetes object (`apiVersion` and `kind` at its top)."""
+    sets `hostNetwork: true`), whether any mapping of the file sets `hostNetwork: true`, whether
+    every document of the file is a Kubernetes object (`apiVersion` and `kind` at its top), and
+    its compose services (portlint.stages.extract.yaml_compose)."""
 
     specs: list[tuple[str, bool]]
     host_network: bool
     kubernetes: bool
+    services: tuple[yaml_compose.Service, ...] = ()
 
 
 class _PodScope:
-    """Which key paths of a file are written for a pod that keeps its own network namespace: a
-    container of a pod spec without `hostNetwork: true` (its ports, environment and commands); and,
-    where no key of the file sets `hostNetwork: true`, every key of a file of Kubernetes objects
-    (workloads run in pods; a Service's ports are behind its own address) and of a Helm chart's
-    values (the chart's pods bind or dial them). A node's own ports (`nodePort`, `hostPort`) are
-    told apart by their keys (portlint.stages.layout.services.kubernetes)."""
+    """Which key paths of a file are written for a container that keeps its own network namespace:
+    a container of a pod spec without `hostNetwork: true` (its ports, environment and commands); a
+    compose service without `network_mode: host`, but the host side of its `ports:`
+    (portlint.stages.extract.yaml_compose); and, where no key of the file sets `hostNetwork: true`,
+    every key of a file of Kubernetes objects (workloads run in pods; a Service's ports are behind
+    its own address) and of a Helm chart's values (the chart's pods bind or dial them). A node's own
+    ports (`nodePort`, `hostPort`) are told apart by their keys
+    (portlint.stages.layout.services.kubernetes)."""
 
     def __init__(self, path: str, pods: _Pods) -> None:
         folders, name = path.split("/")[:-1], path.rsplit("/", 1)[-1]
@@ -553,23 +566,28 @@ class _PodScope:
         self.prefixes = tuple(
             f"{spec}.{key}[" if spec else f"{key}[" for spec, host in pods.specs if not host for key in _CONTAINER_LISTS
         )
+        self.services = tuple(service.path for service in pods.services if not service.host_network)
 
     def __call__(self, path: str) -> bool:
-        return self.values or path.startswith(self.prefixes)
+        return self.values or path.startswith(self.prefixes) or bool(self.services) \
+            and yaml_compose.contained(path, self.services)
 
 
-_Read = tuple[list[tuple[str, Any]], list[Any], list[tuple[str, Any]], _Pods]  # candidates, spanned, invoking, pods
+# candidates, spanned, invoking, pods, and the host written beside a port (`Site.host`) by id of its scalar
+_Read = tuple[list[tuple[str, Any]], list[Any], list[tuple[str, Any]], _Pods, dict[int, str]]
 
 
 def _tree(roots: list[Any]) -> _Read | Extraction:
     """What the extractor reads of the documents, in one walk (the order of `walk`):
     (key path, scalar) of every scalar that may be a port literal, the scalars whose
     span may hold a `#` (for comments), (key path, mapping) of every mapping with a
-    key that may run a command, and the pod specs; or the error of a mapping that repeats a key."""
+    key that may run a command, the pod specs and compose services, and the host written beside each
+    port that has one (`_beside`); or the error of a mapping that repeats a key."""
     candidates: list[tuple[str, Any]] = []
     spanned: list[Any] = []
     invoking: list[tuple[str, Any]] = []
     specs: list[tuple[str, bool]] = []
+    beside: dict[int, str] = {}
     host_network = False
     kubernetes = bool(roots) and all(map(_kubernetes_object, roots))
     seen: set[int] = set()
@@ -598,6 +616,7 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
         children = []
         runs = False
         pod = host = False
+        hosts: list[tuple[str, Any]] | None = None
         for key, value in node.value:
             if key.id != "scalar":
                 continue
@@ -615,7 +634,11 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
                 pod = True
             elif name == "hostNetwork" and value.id == "scalar" and value.value.lower() == "true":
                 host = True
+            if value.id == "scalar" and _HOST_HINT.search(name):
+                hosts = [*(hosts or ()), (name, value)]
             children.append((f"{path}.{name}" if path else str(name), value))
+        if hosts:
+            _beside(hosts, children, beside)
         if runs:
             invoking.append((path, node))
         if pod:
@@ -623,7 +646,35 @@ def _tree(roots: list[Any]) -> _Read | Extraction:
         host_network = host_network or host
         children.reverse()
         stack += children
-    return candidates, spanned, invoking, _Pods(specs, host_network, kubernetes)
+    return candidates, spanned, invoking, _Pods(specs, host_network, kubernetes, yaml_compose.services(roots)), beside
+
+
+# Keys that name a host (`host`, `redis_host`, `address`, `master_addr`, `server_url`, `endpoint`),
+# and the words a port's key adds to what it is for (`port`, `port_value`).
+_HOST_HINT = re.compile(r"(?i)host|addr|ip|ur[li]|endpoint")
+_HOST_WORDS = frozenset(("host", "hostname", "address", "addr", "ip", "url", "uri", "endpoint"))
+_PORT_WORDS = frozenset(("port", "value", "number", "num"))
+
+
+def _beside(hosts: list[tuple[str, Any]], children: list[tuple[str, Any]], beside: dict[int, str]) -> None:
+    """Mark the ports of one mapping written beside a host for the same thing (`host` and `port`,
+    `address` and `port_value`, `redis_host` and `redis_port`): LOCAL where the host is one a
+    listener binds, REMOTE where it names a peer (`portlint.model.ports.host_kind`)."""
+    said: dict[tuple[str, ...], str] = {}
+    for name, value in hosts:
+        split = key_words(name)
+        if _HOST_WORDS & set(split):
+            kind = host_kind(str(value.value))
+            stem = tuple(word for word in split if word not in _HOST_WORDS)
+            if kind and said.get(stem, kind) == kind:
+                said[stem] = kind
+            elif kind:
+                said[stem] = ""  # two hosts that disagree say nothing
+    for path, value in children:
+        if value.id == "scalar" and value.value.isdigit() and is_port_name(path):
+            kind = said.get(tuple(word for word in key_words(path) if word not in _PORT_WORDS), "")
+            if kind:
+                beside[id(value)] = kind
 
 
 def _kubernetes_object(root: Any) -> bool:
@@ -661,7 +712,7 @@ def _object_written(data: bytes) -> str | None:
     return "other" if version.group(1).startswith(_KIND_CLUSTER.encode()) else "object"
 
 
-def _site(source: Source, start: int, path: str, node: Any, pod: bool) -> Site | None:
+def _site(source: Source, start: int, path: str, node: Any, pod: bool, host: str = "") -> Site | None:
     end = start + len(node.value)
     if source.data[start:end] != node.value.encode():
         return None  # an escaped or folded literal: no plain digits to point at
@@ -670,7 +721,7 @@ def _site(source: Source, start: int, path: str, node: Any, pod: bool) -> Site |
     scope = path.rsplit(".", 1)[0] if "." in path else ""
     return Site(
         source.path, line, column, start, end, "yaml", path, int(node.value),
-        role=role_of(path), scope=scope, end_line=end_line, end_column=end_column, pod=pod,
+        role=role_of(path), scope=scope, end_line=end_line, end_column=end_column, pod=pod, host=host,
     )
 
 

@@ -54,14 +54,17 @@ class Carried:
     - `destinations`: the Python proofs, the same while every code file holds the same bytes,
       else new ones reusing the modules parsed from bytes still there;
     - `owners`: whose port each site is (ownership.py), by site object: a site's verdict reads the
-      site, the config and, for a Python site, the code files' proofs, so the Python sites'
-      verdicts go when a code file changes, and a file's verdicts go with its earlier sites.
+      site, the config, the files containers mount and, for a Python site, the code files' proofs,
+      so the Python sites' verdicts go when a code file changes, all of them when what containers
+      mount changes, and a file's verdicts go with its earlier sites;
+    - `mounted`: what containers mounted in the last layout.
     """
 
     def __init__(self) -> None:
         self.bound: dict[str, tuple[Extraction, tuple[Site, ...]]] = {}
         self.destinations: Destinations | None = None
         self.owners: dict[int, tuple[Site, str]] = {}
+        self.mounted: frozenset[str] = frozenset()
 
     def proofs(self, code: tuple[CodeFile, ...]) -> Destinations:
         files = {f.path: f.data for f in code}
@@ -102,6 +105,7 @@ def layout(ground: Ground, files: Mapping[str, FileState]) -> Layout:
     if "frozen" in needs:
         checks = frozen_checks(ground.pairs, lambda p: _data(ground, files, p), ground.names.wants, ground.trees, failures)
     code = code_files(files.values()) if "code_files" in needs else ()
+    mounted = frozenset(path for state in files.values() for path in state.extraction.mounts)
     carried = ground.carried
     destinations: Destinations | None = None
     if code:
@@ -112,9 +116,11 @@ def layout(ground: Ground, files: Mapping[str, FileState]) -> Layout:
         commands=tuple(c for f in files.values() for c in f.extraction.commands) if "commands" in needs else (),
         code_files=code, destinations=destinations or NOWHERE,
         config_path=ground.config_path, declared=bool(config.bands), test_paths=config.test_paths,
-        unreferenced=ground.unreferenced, usage=ground.usage,
+        unreferenced=ground.unreferenced, usage=ground.usage, mounted=mounted,
     )
     if carried is not None:
+        if carried.mounted != mounted:  # a verdict may read what the containers mount
+            carried.owners, carried.mounted = {}, mounted
         carried.tidy(sites)
         ownership.carry(made, carried.owners)
     return made

@@ -6,18 +6,22 @@ and the code analyses gathered says it is something else:
 
 - TEST: written in test scope (`test_paths:`, a value given to a mock or a fake): a scope of
   its own, compared with its own file only;
-- POD: bound inside a Kubernetes pod's own network namespace, whatever key holds it (a
-  container's keys, a Service's `port`/`targetPort`, a Helm chart's values, the Kubernetes
-  client's models: `portlint.stages.layout.services.kubernetes`): no host's layout holds it;
+- POD: bound inside a container's own network namespace, whatever key holds it: a Kubernetes
+  pod's (a container's keys, a Service's `port`/`targetPort`, a Helm chart's values, the
+  Kubernetes client's models: `portlint.stages.layout.services.kubernetes`), a compose service's
+  without `network_mode: host` (its keys but the host side of `ports:`, and every file it mounts
+  through `volumes:`: `Layout.in_container`): no host's layout holds it;
 - ANY_PORT: a bound of a range over every port (`port_min=1, port_max=65535`), a firewall's
   "any port";
 - FIREWALL: a cloud firewall or security-group rule's port (`FromPort`/`ToPort`, a key or scope
   naming a firewall, a security group, an ingress or egress rule): it opens a port, binds none;
 - EXCLUSIVE_END: a range's exclusive end, one past its last port (`max_port = 65536`, or a
   high bound the code reads as the stop of `range(low, high)`: `portlint.analysis.destinations`);
-- DIALLED: a value the repository only dials, the far end of its connections (a name that
-  says so, `remote_port`, `upstream.port`; a default every read of which ends at a connection:
-  `portlint.analysis.destinations`): that server's port, wherever it runs.
+- DIALLED: a value the repository only dials, the far end of its connections (a peer's host
+  written beside it in its mapping, `{host: redis-master, port: 6379}`; a name that says so,
+  `remote_port`, `upstream.port`, unless a listener's address is written beside it; a default
+  every read of which ends at a connection: `portlint.analysis.destinations`): that server's
+  port, wherever it runs.
 
 A site with no such evidence is the repository's; where the evidence says a site may be
 something else (a file of Kubernetes objects, a name that says it is remote), it is taken for
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 from portlint.model.layout import Layout
 from portlint.model.naming import words as leaf_words
-from portlint.model.ports import HIGH, MAX_PORT
+from portlint.model.ports import HIGH, LOCAL, MAX_PORT, REMOTE
 from portlint.model.sites import Site
 from portlint.stages.layout.services import POD as K8S_POD
 from portlint.stages.layout.services import kubernetes, words
@@ -78,7 +82,7 @@ class Ownership:
         layout = self.layout
         if layout.in_tests(site):
             return TEST
-        if kubernetes(site) == K8S_POD:
+        if kubernetes(site) == K8S_POD or layout.in_container(site.path):
             return POD
         if layout.any_port(site):
             return ANY_PORT
@@ -87,7 +91,7 @@ class Ownership:
         said = layout.destinations.exclusive_end(site)
         if said or said is None and exclusive_end(site):
             return EXCLUSIVE_END
-        if dialled(site) or layout.destinations.connect_only(site):
+        if site.host == REMOTE or dialled(site) and site.host != LOCAL or layout.destinations.connect_only(site):
             return DIALLED
         return OURS
 
