@@ -39,6 +39,7 @@ class Site(Struct, frozen=True):
     host: str = ""  # the host written beside it in its mapping: LOCAL (a listener's address), REMOTE (a peer dialled)
     extent: int = 0  # a run of ports from this literal base: value..value + extent (`[BASE + i for i in range(4)]`)
     passed: bool = False  # doc sites: an option's value on an example command line (`serve.py --port 8000`)
+    fills: str = ""  # the setting it stands in for where that is unset (`os.environ.get("MASTER_PORT") or scan(2000, 30000)`)
 
     @property
     def top(self) -> int:

@@ -12,6 +12,12 @@ or where one is in a band a person declared; two defaults that agree elsewhere a
 reported (most are one value restated under another name; the rest run on
 different hosts, or are alternative deployments).
 {whose-port}
+A free-port scan that only fills a setting where it is unset
+(`int(os.environ.get("MASTER_PORT") or find_free_port(min_port=2000, max_port=30000))`,
+`os.environ["MASTER_PORT"] = str(find_free_port(...))`; the called function's
+own defaults too) is that setting's alternative: never in force beside the
+value a launcher sets (`MASTER_PORT=29400`), so the two do not collide with each
+other; both still collide with every other service.
 Test-like paths (`test_paths:`) are a scope of their own: a test file's ports
 are compared with each other only.
 Why: two services whose written ports overlap bind the same port on one node:
@@ -152,8 +158,8 @@ def _services(layout: Layout, group: list[_Written]) -> list[list[_Written]]:
 # Two members are one service when they have one identity; when both are bound to declared
 # bands, when those bands are related (and only then); otherwise when a site of each is
 # `same_service`: for two node-level Kubernetes ports, one manifest entry or words of their
-# keys one a subset of the other; for any other pair, a name's leaf, or the words of a name
-# one a subset of the other's. Each of those is a key the members share (a word set and each
+# keys one a subset of the other; for any other pair, a name's leaf (a fallback's setting,
+# `Site.fills`, counts as one), or the words of a name one a subset of the other's. Each of those is a key the members share (a word set and each
 # of its subsets present), and the members holding a key are joined where a pair of them may
 # be: never two declared ones, and never two node-level ports by a name.
 _MAX_WORDS = 8  # a word set of more (no name written by hand) is joined to the same words only
@@ -222,6 +228,8 @@ def _joined(layout: Layout, group: list[_Written]) -> UnionFind:
                 found = service_words(site, name)
                 if found:
                     _hold(names[("words", found)], kind, index)
+            if site.fills:  # a scan that fills a setting where it is unset: that setting's alternative
+                _hold(names[("leaf", leaf_name(site.fills))], kind, index)
             if node:
                 _hold(manifests[("entry", (site.path, site.scope))], kind, index)
                 found = context_words(site)

@@ -205,3 +205,24 @@ def test_the_hot_lines_are_those_found_when_every_word_is_looked_for(monkeypatch
     monkeypatch.setattr(python, "holds", lambda data, literal: True)
     assert found == [python._hot_lines(Source("m.py", source.data), chosen) for source, chosen in cases]
     assert any(lines for lines, _ in found) and any(not lines for lines, _ in found)
+
+
+def test_a_call_that_fills_a_setting_where_it_is_unset_marks_its_ports_as_that_settings_fallback() -> None:
+    data = (
+        b"import os\n"
+        b"def scan(low_port=2000, high_port=3000):\n    pass\n"
+        b"def pick(start_port=4000):\n    pass\n"
+        b"a = int(os.environ.get('MASTER_PORT') or scan(low_port=2100, high_port=2900))\n"
+        b"os.environ['STORE_PORT'] = str(pick(start_port=4100))\n"
+        b"b = os.getenv('GCS_PORT', serve(port=5100))\n"
+        b"c = launch(port=6100)\n"
+    )
+    found = {(site.line, site.name): site.fills for site in extract(Source("x.py", data), NameFilter()).sites}
+    assert found == {
+        (2, "scan.low_port"): "MASTER_PORT", (2, "scan.high_port"): "MASTER_PORT",
+        (4, "pick.start_port"): "STORE_PORT",
+        (6, "low_port"): "MASTER_PORT", (6, "high_port"): "MASTER_PORT",
+        (7, "start_port"): "STORE_PORT",
+        (8, "port"): "GCS_PORT",
+        (9, "port"): "",
+    }

@@ -16,6 +16,13 @@ literal (a module constant's, `BASE = 30000`, where the module assigns it once) 
 the run's extent where its count is written (`Site.extent`): rules judge the run,
 a fix rewrites the base only.
 
+A literal given to a call whose result fills a setting where it is unset
+(`os.environ.get("MASTER_PORT") or find_free_port(min_port=2000)`,
+`os.environ["MASTER_PORT"] = str(find_free_port(...))`, `os.getenv("MASTER_PORT", pick(...))`),
+and the parameter defaults of the module's function so called, are marked as that
+setting's fallback (`Site.fills`): the scan and the fixed value are one setting's
+alternatives, never both in force.
+
 A value given to the Kubernetes client's models (`V1ContainerPort(container_port=8080)`,
 `V1HTTPGetAction(port=8080)`) is marked as a pod's own (`Site.pod`), as the same keys in a
 manifest are.
@@ -203,6 +210,11 @@ class _SiteFinder(Visitor):
         self.constants: dict[str, tuple[int, int, int] | None] = {}  # module constants read as a run's base
         self.mocking = 0  # inside the arguments of this many mock calls (`MagicMock(port=...)`)
         self.in_pod = 0  # inside the arguments of this many Kubernetes models (`V1ContainerPort(container_port=...)`)
+        # A call whose result fills a setting where it is unset, by id (`os.environ.get("X") or f(...)`),
+        # and the setting each function so called fills; the default sites of each function, by name.
+        self.filling: dict[int, str] = {}
+        self.filled: dict[str, str] = {}
+        self.defaults: dict[str, list[int]] = {}
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module in ("click", "typer") and node.level == 0:
@@ -224,6 +236,7 @@ class _SiteFinder(Visitor):
         positional = [*args.posonlyargs, *args.args]
         pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
         pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default]
+        first = len(self.sites)
         for arg, default in pairs:
             qualified = f"{self._qualified(node.name)}.{arg.arg}"
             typer_call = self._typer_parameter(default) or self._typer_parameter(_annotated_metadata(arg))
@@ -232,6 +245,8 @@ class _SiteFinder(Visitor):
             else:
                 self._literal(default, qualified, arg.arg)
                 self._feeds(default, qualified)
+        if len(self.sites) > first:
+            self.defaults.setdefault(node.name, []).extend(range(first, len(self.sites)))
         self._in_scope(node.name, node, is_class=False)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -259,6 +274,7 @@ class _SiteFinder(Visitor):
 
     def _assignment(self, target: ast.AST, value: ast.AST) -> None:
         if isinstance(target, ast.Subscript) and dotted(target.value) in _ENV_MAPPINGS:
+            self._fills(value, _string(target.slice))
             self._literal(value, _string(target.slice), None)
             return
         name = target.id if isinstance(target, ast.Name) else dotted(target)
@@ -349,6 +365,27 @@ class _SiteFinder(Visitor):
                 self._literal(value, name, None)
         self.generic_visit(node)
 
+    # -- a setting's fallback ---------------------------------------------------
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        """`os.environ.get("X") or f(...)`: what follows the getter fills X where it is unset."""
+        if isinstance(node.op, ast.Or):
+            for getter, rest in zip(node.values, node.values[1:]):
+                inner = getter.args[0] if isinstance(getter, ast.Call) and dotted(getter.func) in ("int", "str") \
+                    and getter.args else getter
+                if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS and inner.args:
+                    self._fills(rest, _string(inner.args[0]))
+        self.generic_visit(node)
+
+    def _fills(self, value: ast.AST, setting: str) -> None:
+        """The calls of `value` (but env getters) give the setting its value where it is unset."""
+        if not setting:
+            return
+        for node in ast.walk(value):
+            callee = dotted(node.func) if isinstance(node, ast.Call) else ""
+            if callee and callee not in _ENV_GETTERS and callee not in ("int", "str"):
+                self.filling.setdefault(id(node), setting)
+                self.filled.setdefault(callee.rsplit(".", 1)[-1], setting)
+
     # -- calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
         callee = dotted(node.func)
@@ -361,9 +398,11 @@ class _SiteFinder(Visitor):
 
     def _call(self, node: ast.Call, callee: str) -> None:
         if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
+            self._fills(node.args[1], _string(node.args[0]))
             fed = self.env_defaults.get(id(node))
             self._literal(node.args[1], _string(node.args[0]), None, also=(fed,) if fed else ())
         cli = self._cli_option(node, callee)
+        first = len(self.sites)
         for keyword in node.keywords:
             if keyword.arg == "default" and cli:
                 for literal in _branch_literals(keyword.value):
@@ -373,6 +412,9 @@ class _SiteFinder(Visitor):
                 also = _other_branches(keyword.value)
                 for literal in _branch_literals(keyword.value):
                     self._literal(literal, keyword.arg, keyword.arg, also=also)
+        setting = self.filling.get(id(node))
+        if setting:
+            self.sites[first:] = [structs.replace(site, fills=setting) for site in self.sites[first:]]
         self.generic_visit(node)
 
     def _feeds(self, value: ast.AST, name: str) -> None:
@@ -386,7 +428,12 @@ class _SiteFinder(Visitor):
 
     def passed_on(self) -> list[Site]:
         """The sites, each with the names its value is passed on as (PL202's one-service reading); a
-        literal found twice (a constant, and the base of a run it starts) is one site."""
+        literal found twice (a constant, and the base of a run it starts) is one site; the defaults of
+        a function called to fill a setting, as that setting's fallback."""
+        for function, setting in self.filled.items():
+            for index in self.defaults.get(function, ()):
+                if not self.sites[index].fills:
+                    self.sites[index] = structs.replace(self.sites[index], fills=setting)
         merged: dict[tuple[int, int], Site] = {}
         for site in self.sites:
             known = merged.get((site.start, site.end))
