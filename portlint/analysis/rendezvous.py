@@ -118,8 +118,10 @@ class Start(Struct, frozen=True):
 def worth_reading(data: bytes) -> bool:
     """Python that may start a listener on a fixed port: a start next to a literal port, or a server or
     launcher of the table (portlint.tables.servers: its default port is fixed) next to a call that may
-    launch it."""
-    if servers.may_start(data) and _LAUNCH.search(data) is not None:
+    launch it and leave it running: `Popen`, an asyncio subprocess, a blocking run of a command put
+    in the background (`... &"`) or one in a thread. A module whose only launches are blocking runs
+    in the foreground starts nothing that outlives its call (`_launched`)."""
+    if servers.may_start(data) and _OUTLIVES.search(data) is not None:
         return True
     return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \
         any(holds(data, literal) and pattern.search(data) for literal, pattern in _port_patterns())
@@ -683,6 +685,9 @@ _START_NAMES = (b"init_process_group", b"LLM", b"Engine", b"Popen", b"create_sub
                 b"create_subprocess_shell", b"spawn", b"start_processes", b"system", b"subprocess")
 # A call that may launch a program (`_launched`): the test, with a server word, before any parse.
 _LAUNCH = re.compile(rb"Popen|create_subprocess_|os\.system|subprocess\.(?:run|call|check_call|check_output)")
+# What may leave a launched process running past its call: `_LAUNCH`'s background calls, a shell
+# command ending in `&` (a string or a list's last word, before its closing quote), a thread.
+_OUTLIVES = re.compile(rb"Popen|create_subprocess_|Thread|&[ \t]*[\"']")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # ... and those of a teardown, of a method one is written in, and the environment variables that fix a
 # port: what a sparse tree keeps first (`kept`).

@@ -4,6 +4,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
 from conftest import SPARSE, needs_sparse
 
 from portlint.analysis import rendezvous
@@ -262,3 +264,18 @@ def test_a_file_is_read_for_a_call_of_a_start_s_own_name_not_of_a_longer_one() -
         "e = FSDPEngine(cfg)": False, "e = sglang.Engine(m)": True, "e = AsyncLLM(m)": False, "e = LLM (m)": True,
         "mp._spawn(f)": False, "mp.spawn(f)": True, "x = reinit_process_group": False, "dist.init_process_group": True,
     }
+
+
+@pytest.mark.parametrize(("source", "outlives"), [
+    ("import subprocess\nfor m in ('a', 'b'):\n    subprocess.run(['vllm', 'serve', m, '--port', '8000'])\n", False),
+    ("import os\nfor m in ('a', 'b'):\n    os.system(f'vllm serve {m} --port 8000 &')\n", True),
+    ("import subprocess, threading\n\ndef serve(m):\n    subprocess.run(['vllm', 'serve', m, '--port', '8000'])\n\n"
+     "for m in ('a', 'b'):\n    threading.Thread(target=serve, args=(m,)).start()\n", True),
+    ("import subprocess\nfor m in ('a', 'b'):\n    p = subprocess.Popen(['vllm', 'serve', m, '--port', '8000'])\n    p.kill()\n", True),
+])
+def test_a_module_is_read_only_where_a_launch_may_outlive_its_call(source: str, outlives: bool) -> None:
+    """The byte test passes over a module whose launches all run in the foreground: read anyway,
+    it starts nothing that is still running at the next iteration."""
+    data = source.encode()
+    assert rendezvous.worth_reading(data) is outlives
+    assert bool(rendezvous._repeated_starts(data, rendezvous._Module(data, ast.parse(data)))) is outlives
