@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from portlint.model.extraction import Launcher, RepeatedStart, ScriptRun, Spot
 from portlint.model.sites import Command
@@ -49,34 +49,11 @@ def runs_a_script(data: bytes) -> bool:
     return _RUNS_A_SCRIPT.search(data) is not None
 
 
-# A loop's reserved word where a command may start (`for`, `while`, `until`, `select`).
-_LOOP = re.compile(rb"(?<![\w$.\-/])(?:for|while|until|select)[ \t]")
-
-
 def worth_reading(data: bytes) -> bool:
-    """Whether a script is read for PL604 whatever runs it: it may start a server of the table, or
-    a loop of it may run another script. A script that only runs others outside a loop matters
-    only on the way from such a loop to a server: it is read when a loop's runs reach it
-    (`reached`), not for every script that sources a library of functions."""
-    return servers.mentioned(data) or runs_a_script(data) and _LOOP.search(data) is not None
-
-
-def reached(read: Iterable[str], runs_of: Callable[[str], tuple[ScriptRun, ...]], paths: Sequence[str]) -> list[str]:
-    """The scripts of `paths` that the loops of the scripts `read` run, and those they run in turn,
-    in the order they are reached. `runs_of(path)`: a script's runs, the script read first where it
-    was not (`worth_reading` passed it over)."""
-    queue = [(path, run) for path in read for run in runs_of(path) if run.per]
-    seen: set[str] = set()
-    found = []
-    while queue:
-        caller, run = queue.pop(0)
-        target = resolve(caller, run.script, paths)
-        if not target or target in seen:
-            continue
-        seen.add(target)
-        found.append(target)
-        queue += [(target, further) for further in runs_of(target)]
-    return found
+    """Whether a script is read for PL604 whatever runs it: it may start a server of the table (in
+    a loop of its own, or left running for the loop of a script that runs it). A script that runs
+    others is read only where it may lead to such a script (the per-file stage's `_reached`)."""
+    return servers.mentioned(data)
 
 
 def starts(placed: Sequence[Placed]) -> tuple[RepeatedStart, ...]:

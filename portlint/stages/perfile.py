@@ -17,8 +17,7 @@ from typing import NamedTuple
 
 from msgspec import DecodeError, Raw
 
-from portlint.analysis import scripts
-from portlint.model.extraction import Extraction, ScriptRun
+from portlint.model.extraction import Extraction
 from portlint.model.files import FileState
 from portlint.model.frozen import Flat
 from portlint.model.naming import NameFilter
@@ -167,30 +166,40 @@ def scan(listing: Listing, names: NameFilter, mirrored: Iterable[str], store: ca
 
 
 def _reached(visitor: Visitor, listing: Listing, scanned: Scanned) -> None:
-    """The scripts a shell loop runs, and those they run in turn, extracted here where the byte
-    tests passed them over (a script that only runs others outside a loop: PL604 follows a loop
-    through it, analysis.scripts.reached); `scanned.files` kept in the listing's order."""
+    """The shell scripts that may run a script leaving a server running (a launcher,
+    analysis.scripts.launcher), directly or through others, read and extracted here where the
+    byte tests passed them over: PL604 follows a loop's runs into them. Every run the analysis
+    can follow writes the file name of the script it runs (analysis.scripts.resolve), so a
+    script that writes no launcher's name, nor the name of one that does, leads to none.
+    `scanned.files` is kept in the listing's order."""
     files = scanned.files
-    shells = [candidate.path for candidate in listing.files if candidate.kind == "shell"]
-    read = [path for path in shells if path in files]
-
-    def runs_of(path: str) -> tuple[ScriptRun, ...]:
-        state = files.get(path)
-        if state is None:
-            state = _late(visitor, path)
-            if state is None:
-                return ()
-            files[path] = state
-            taken(scanned, state)
-        facts = state.extraction.sockets
-        return facts.runs if facts is not None else ()
-
-    if not any(run.per for path in read for run in runs_of(path)):
-        return
-    late = [path for path in scripts.reached(read, runs_of, shells) if path not in read]
-    if late:
+    names = {_name(path) for path, state in files.items()
+             if state.kind == "shell" and state.extraction.sockets is not None and state.extraction.sockets.launchers}
+    left = [candidate.path for candidate in listing.files if candidate.kind == "shell" and candidate.path not in files]
+    reads: dict[str, Read] = {}
+    added = False
+    while names and left:
+        found = []
+        for path in left:
+            read = reads.get(path) or reads.setdefault(path, read_file(
+                visitor.root, path, visitor.store is not None, lambda data: True, visitor.folders))
+            if read.data is not None and any(name in read.data for name in names):
+                found.append(path)
+        names = {_name(path) for path in found}
+        left = [path for path in left if path not in set(found)]
+        for path in found:
+            state = _late(visitor, path, reads[path])
+            if state is not None:
+                files[path] = state
+                taken(scanned, state)
+                added = True
+    if added:
         order = {candidate.path: index for index, candidate in enumerate(listing.files)}
         scanned.files.update(sorted(scanned.files.copy().items(), key=lambda item: order.get(item[0], -1)))
+
+
+def _name(path: str) -> bytes:
+    return path.rsplit("/", 1)[-1].encode()
 
 
 def _visited(visitor: Visitor, listing: Listing, meanwhile: Callable[[], object]) -> list[Visit]:
@@ -261,11 +270,11 @@ def _shared(visitor: Visitor, listing: Listing, visits: list[Visit], pending: li
             visits[index] = visit
 
 
-def _late(visitor: Visitor, path: str) -> FileState | None:
-    """A shell script the byte tests passed over, read again and extracted (or taken from the
-    cache, which keeps it under its bytes as any file's result); None where it cannot be read."""
+def _late(visitor: Visitor, path: str, read: Read) -> FileState | None:
+    """A shell script the byte tests passed over, extracted from what was read again (or taken
+    from the cache, which keeps it under its bytes as any file's result); None where it cannot
+    be read."""
     store = visitor.store
-    read = read_file(visitor.root, path, store is not None, lambda data: True, visitor.folders)
     if read.data is None:
         return None
     entry = key("shell", read.digest, False)
