@@ -50,10 +50,15 @@ def runs_a_script(data: bytes) -> bool:
 
 
 def worth_reading(data: bytes) -> bool:
-    """Whether a script is read for PL604 whatever runs it: it may start a server of the table (in
-    a loop of its own, or left running for the loop of a script that runs it). A script that runs
-    others is read only where it may lead to such a script (the per-file stage's `_reached`)."""
-    return servers.mentioned(data)
+    """Whether a script is read for PL604 whatever runs it: it may start a server of the table in
+    the background (in a loop of its own, or left running for the loop of a script that runs it);
+    a server run in the foreground has exited before the next iteration. A script that runs others
+    is read only where it may lead to such a script (the per-file stage's `_reached`)."""
+    return servers.mentioned(data) and _BACKGROUND.search(data) is not None
+
+
+# `&` that puts a command in the background: not `&&`, nor a redirection's (`2>&1`, `&>`, `|&`).
+_BACKGROUND = re.compile(rb"(?<![&>|<])&(?![&>])")
 
 
 def starts(placed: Sequence[Placed]) -> tuple[RepeatedStart, ...]:

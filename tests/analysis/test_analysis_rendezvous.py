@@ -8,7 +8,7 @@ import pytest
 
 from conftest import SPARSE, needs_sparse
 
-from portlint.analysis import rendezvous
+from portlint.analysis import rendezvous, scripts
 from portlint.model.source import line_starts
 from portlint.rules.per_cell_rendezvous import message
 from portlint.speed import outline as python_outline
@@ -279,3 +279,14 @@ def test_a_module_is_read_only_where_a_launch_may_outlive_its_call(source: str, 
     data = source.encode()
     assert rendezvous.worth_reading(data) is outlives
     assert bool(rendezvous._repeated_starts(data, rendezvous._Module(data, ast.parse(data)))) is outlives
+
+
+@pytest.mark.parametrize(("script", "read"), [
+    (b"for m in a b; do\n  vllm serve $m --port 8000 &\n  sleep 60; kill $!\ndone\n", True),
+    (b"nohup vllm serve model --port 8000 > log 2>&1 &\n", True),
+    (b"for m in a b; do\n  vllm serve $m --port 8000 > log 2>&1 && echo done\ndone\n", False),
+    (b"vllm serve model --port 8000 &> log\n", False),
+    (b"echo starting && echo done\n", False),
+])
+def test_a_script_is_read_for_pl604_where_it_may_start_a_server_in_the_background(script: bytes, read: bool) -> None:
+    assert scripts.worth_reading(script) is read
