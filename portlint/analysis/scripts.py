@@ -145,6 +145,7 @@ def _ending(placed: Sequence[Placed], at: int, loop: Loop, loops: tuple[Loop, ..
     """How the rest of the iteration stops the server: None when it waits for it; ("kill", the command,
     its line) when it only kills it; ("", "", 0) when nothing does."""
     kill: tuple[str, str, int] | None = None
+    pid = _pid_variable(placed, at)
     for command, around, _ in placed[at + 1:]:
         if loop not in around:
             break  # the iteration is over
@@ -153,9 +154,32 @@ def _ending(placed: Sequence[Placed], at: int, loop: Loop, loops: tuple[Loop, ..
             continue
         if words[0] == "wait":
             return None
-        if kill is None and (words[0] in _KILLS or words[:2] == ("sudo", "kill")):
+        if (words[0] in _KILLS or words[:2] == ("sudo", "kill")) and _kills(words, pid, kill):
             kill = ("kill", " ".join(words), command.line)
     return kill if kill is not None else ("", "", 0)
+
+
+def _pid_variable(placed: Sequence[Placed], at: int) -> str:
+    """The variable the command after a background start keeps its process id in (`PID=$!`), or ""."""
+    if at + 1 < len(placed):
+        command = placed[at + 1][0]
+        for variable, value in command.assignments:
+            if not command.words and value.strip("\"'") in ("$!", "${!}"):
+                return variable
+    return ""
+
+
+def _kills(words: Sequence[str], pid: str, found: tuple[str, str, int] | None) -> bool:
+    """Whether a kill is the one to name for the server, in place of `found`: the first kill,
+    until one names the variable `pid` keeps the server's process id in (`kill $PF`, not the
+    `kill $TAIL` of a log follower started beside it)."""
+    if found is None:
+        return True
+    return _names_pid(" ".join(words), pid) and not _names_pid(found[1], pid)
+
+
+def _names_pid(text: str, pid: str) -> bool:
+    return bool(pid) and re.search(rf"\$\{{?{re.escape(pid)}\b", text) is not None
 
 
 def launcher(placed: Sequence[Placed]) -> Launcher | None:
@@ -172,6 +196,7 @@ def launcher(placed: Sequence[Placed]) -> Launcher | None:
         if fixed is None:
             continue
         kill: tuple[str, str, int] | None = None
+        pid = _pid_variable(placed, at)
         for later, around, _ in placed[at + 1:]:
             words = later.words
             if around or not words:
@@ -179,7 +204,8 @@ def launcher(placed: Sequence[Placed]) -> Launcher | None:
             text = " ".join(words[1:]) if words[0] == "trap" else ""
             if words[0] == "wait" or re.search(r"\bwait\b", text):
                 break
-            if kill is None and (words[0] in _KILLS or words[:2] == ("sudo", "kill") or re.search(r"\b(?:p?kill)\b", text)):
+            if (words[0] in _KILLS or words[:2] == ("sudo", "kill") or re.search(r"\b(?:p?kill)\b", text)) \
+                    and _kills(words, pid, kill):
                 kill = ("kill", " ".join(words), later.line)
         else:
             port, fixed_by, fixed_line = fixed

@@ -290,3 +290,8 @@ def test_a_module_is_read_only_where_a_launch_may_outlive_its_call(source: str, 
 ])
 def test_a_script_is_read_for_pl604_where_it_may_start_a_server_in_the_background(script: bytes, read: bool) -> None:
     assert scripts.worth_reading(script) is read
+
+
+def test_a_module_with_threads_and_a_port_option_but_no_launch_is_not_read() -> None:
+    data = b"import threading\nPARSER_HELP = '--port: where vllm serve listens'\nthreading.Thread(target=print).start()\n"
+    assert not rendezvous.worth_reading(data)
