@@ -26,7 +26,7 @@ FAST_PATHS = {
     "yaml": "a YAML file composed only where its bytes can yield something (plain: every YAML file the prefilter keeps)",
     "documents": "of a YAML stream, only the documents whose bytes can yield something composed (plain: every document)",
     "commands": "a YAML or Python file's commands read only where its bytes mention a tool (plain: every file's)",
-    "markdown": "a Markdown file parsed only where a line writes a wanted name and a number (plain: every one kept)",
+    "markdown": "a Markdown file parsed only where a line outside a code fence writes a wanted name and a number (plain: every one kept)",
     "replay": "a check whose inputs are all unchanged replays its last output (plain: every check runs)",
     "pool": "the per-file stage shared with forked workers (plain: one process)",
 }

@@ -406,8 +406,46 @@ def test_a_selected_name_without_port_in_it_opens_the_gate() -> None:
     assert _found(_REFERENCE + "| `cluster.gcs_slot=7000` | | |\n", names) == [("cluster.gcs_slot", 7000)]
 
 
+# Code fences: where every line that may state a port is in one the gate can be sure of, the file
+# is not scanned; anywhere that reading is unsure, it is.
+_FENCED = [
+    "Run:\n```bash\nexport MASTER_PORT=1400\n```\n",
+    "````\n```\n`MASTER_PORT=1400`\n````\n",
+    "~~~\n`MASTER_PORT=1400`\n```\n",
+    "<!-- c -->\n```\n`MASTER_PORT=1400`\n```\n",
+    "```\n`MASTER_PORT=1400`\n",
+    "- item\n  ```\n  `MASTER_PORT=1400`\n  ```\n",
+]
+_UNSURE = [
+    "| a | b |\n|---|---|\n| x | y |\n```\n`MASTER_PORT=1400`\n```\n",
+    "<div>\n```\n</div>\n\n`MASTER_PORT=1400`\n```\n",
+    "- item\n  ```\n  code\nnot code `MASTER_PORT=1400`\n",
+    "> ```\n> `MASTER_PORT=1400`\n> ```\n",
+    ":::{note}\n```\n:::\n`MASTER_PORT=1400`\n",
+    "```foo`bar\n`MASTER_PORT=1400`\n```\n",
+    "```{note}\n`MASTER_PORT=1400`\n```\n",
+    "   ```\n`MASTER_PORT=1400`\n   ```\n",
+    "\t```\n`MASTER_PORT=1400`\n",
+    "text\r```\r`MASTER_PORT=1400`\r```\r",
+    "<!--\n```\n-->\n`MASTER_PORT=1400`\n",
+    "- a\n\n      ```\n      `MASTER_PORT=1400`\n      ```\n",
+    "Para\n<span>\n```\n`MASTER_PORT=1400`\n```\n",
+    "```\ncode\n```\n`MASTER_PORT=1400`\n",
+]
+
+
+def test_a_file_whose_every_stating_line_is_in_a_code_fence_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
+    import portlint.stages.extract.markdown as markdown
+
+    scanned: list[bytes] = []
+    monkeypatch.setattr(markdown, "read", lambda source, names: scanned.append(source.data) or Extraction())
+    for text in _FENCED + _UNSURE:
+        _extract(text)
+    assert scanned == [text.encode() for text in _UNSURE]
+
+
 def _every_shape() -> list[str]:
-    texts = [_REFERENCE, _REFERENCE + "| `master_port` | int | `29500` |\n", TABLE]
+    texts = [_REFERENCE, _REFERENCE + "| `master_port` | int | `29500` |\n", TABLE, *_FENCED, *_UNSURE]
     texts += [node.value for node in ast.walk(ast.parse(Path(__file__).read_text()))  # every text of the tests above
               if isinstance(node, ast.Constant) and isinstance(node.value, str) and "port" in node.value.lower()]
     rng = random.Random(20261203)

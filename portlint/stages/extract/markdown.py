@@ -120,11 +120,14 @@ def _may_state(source: Source, names: NameFilter) -> bool:
     holds no site whatever its structure, and the scan is skipped (a large CLI reference, a
     table of every option, may write one such name: its scan would find nothing).
     Only what the scan would find with the line's whole text is asked: a code span, a cell or
-    a line inside block-quote markers is part of it, and no name or token crosses their edges."""
+    a line inside block-quote markers is part of it, and no name or token crosses their edges.
+    A line inside a code fence the scan skips does not count either, where the fences are
+    plain enough to be sure of (`_code_fenced`): a usage page's shell examples."""
     from portlint.stages.prefilter import prefilter
 
     data = source.data
     asked = set()
+    fenced: frozenset[int] | None = None  # computed once a line that may state something is found
     for hit in prefilter(names.selector_names).hits(data):
         start = data.rfind(b"\n", 0, hit) + 1
         if start in asked:
@@ -134,11 +137,77 @@ def _may_state(source: Source, names: NameFilter) -> bool:
         end = len(data) if end == -1 else end
         if prose.DIGIT.search(data, start, end) is None:
             continue
-        if any(names.wants(token.group(1).decode("ascii")) for token in _TOKEN.finditer(data, start, end)):
-            return True
-        if next(prose.mentioned_names(data[start:end].decode("utf-8", "replace"), names), None) is not None:
-            return True
+        if any(names.wants(token.group(1).decode("ascii")) for token in _TOKEN.finditer(data, start, end)) or \
+                next(prose.mentioned_names(data[start:end].decode("utf-8", "replace"), names), None) is not None:
+            if fenced is None:
+                fenced = _code_fenced(data)
+            if start not in fenced:
+                return True
     return False
+
+
+_FENCE_LIKE = re.compile(rb"([ \t]*)(`{3,}|~{3,})([^\n]*)")
+_HTML_UNSURE = re.compile(rb"<(?:\?|!\[CDATA\[|![A-Za-z]|(?i:script|pre|style|textarea)(?:[ \t>]|$))")
+
+
+def _code_fenced(data: bytes) -> frozenset[int]:
+    """The lines (by their first byte) surely inside a code fence the scan skips, by a plain
+    reading of the fences opened by ```` ``` ```` or `~~~` at most three spaces in; empty where
+    the document holds anything that reading is not sure of: a fence in a block quote, deeper in,
+    after a tab, right below a table row or in raw HTML, a colon fence, a fence in a list item
+    left by a shallower line, a lone CR. Only whether to parse at all rests on it: a file with
+    a line that may state something outside these lines is parsed whole (the fast path
+    `markdown`; its plain way parses every file the byte tests keep)."""
+    if data.count(b"\r") != data.count(b"\r\n"):
+        return frozenset()  # markdown-it reads a lone CR as a line end
+    fenced: set[int] = set()
+    fence: tuple[bytes, int, int, bool] | None = None  # (marker, length, indent, a directive's body)
+    html_end: bytes | None = None  # raw HTML: the text that ends it (b"" a blank line)
+    previous = b""
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    while start <= len(data):
+        newline = data.find(b"\n", start)
+        stop = len(data) if newline == -1 else newline
+        line = data[start:stop].removesuffix(b"\r")
+        like = _FENCE_LIKE.match(line)
+        stripped = line.lstrip(b" ")
+        indent = len(line) - len(stripped)
+        if like is not None and (b"\t" in like.group(1) or len(like.group(1)) > 3):
+            return frozenset()  # deeper than the plain reading follows
+        if stripped.startswith((b">", b":::")) and (b"```" in line or b"~~~" in line or stripped.startswith(b":::")):
+            return frozenset()
+        if fence is not None:
+            marker, length, opened_at, directive = fence
+            if stripped and indent < opened_at:
+                return frozenset()  # a list item's fence, its item left: markdown-it closes it there
+            if like is not None and like.group(2)[:1] == marker and len(like.group(2)) >= length and not like.group(3).strip():
+                fence = None
+            elif not directive:
+                fenced.add(start)
+        elif html_end is not None:
+            if like is not None:
+                return frozenset()
+            if html_end == b"" and not line.strip() or html_end and html_end in line:
+                html_end = None
+        elif like is not None:
+            info = like.group(3)
+            if like.group(2)[:1] == b"`" and b"`" in info:
+                pass  # no fence: an info string of a backtick fence holds no backtick
+            elif b"|" in previous:
+                return frozenset()  # right below what may be a table row
+            else:
+                fence = (like.group(2)[:1], len(like.group(2)), indent, info.strip().startswith(b"{"))
+        elif stripped.startswith(b"<") and indent <= 3:
+            if _HTML_UNSURE.match(stripped):
+                return frozenset()
+            html_end = b"-->" if stripped.startswith(b"<!--") else b""
+            if html_end and html_end in stripped[4:]:
+                html_end = None
+        previous = line if line.strip() else b""
+        if newline == -1:
+            break
+        start = newline + 1
+    return frozenset(fenced)
 
 
 def _split_lines(data: bytes) -> list[_Line]:
