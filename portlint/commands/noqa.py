@@ -69,6 +69,7 @@ class NoqaOutcome(Struct):
     baseline: str = ""  # the baseline's path, when it was written
     notes: list[str] = field(default_factory=list)
     write_errors: list[str] = field(default_factory=list)
+    unwritten: list[str] = field(default_factory=list)  # files that would have held comments, not written
     in_git: bool = True  # git listed the files (else a walk did)
 
 
@@ -90,13 +91,17 @@ def add_noqa(config: Config, options: Options) -> NoqaOutcome:
     kept = [*laid.used, *laid.unjudged] if laid is not None else []
     done = suppress(current, files, problems, problems)
     outcome = NoqaOutcome(notes=current.notes, in_git=current.prepared.listing.by_git)
-    for path, found in done.handled.items():
-        outcome.suppressed += found
-        outcome.added += done.lines[path] if found else 0
     entries = _entries(current, done.files, kept, done.refused)
     outcome.set_aside = done.refused
-    outcome.changed = {p: (files[p].data, s.data) for p, s in done.files.items() if s.data != files[p].data}
-    outcome.write_errors = list(writer.write_changed(config.root, outcome.changed).errors)
+    changed = {p: (files[p].data, s.data) for p, s in done.files.items() if s.data != files[p].data}
+    written = writer.write_changed(config.root, changed)
+    outcome.write_errors = list(written.errors)
+    outcome.changed = {path: change for path, change in changed.items() if path not in written.unwritten}
+    outcome.unwritten = sorted(written.unwritten)
+    for path, found in done.handled.items():
+        if found and path not in written.unwritten:  # a file not written holds none of its comments
+            outcome.suppressed += found
+            outcome.added += done.lines[path]
     _write_baseline(config, current, entries, outcome)
     return outcome
 
@@ -357,8 +362,11 @@ def summary(outcome: NoqaOutcome) -> str:
     files = len(outcome.changed)
     text = (
         f"Added {_count(outcome.added, 'suppression comment')} ({_count(len(outcome.suppressed), 'problem')}) "
-        f"to {_count(files, 'file')}." if outcome.added else "No suppression comment to add."
+        f"to {_count(files, 'file')}." if outcome.added else
+        "No suppression comment added." if outcome.unwritten else "No suppression comment to add."
     )
+    if outcome.unwritten:
+        text += f" {_count(len(outcome.unwritten), 'file')} not written (listed above)."
     if outcome.set_aside:
         text += f" Set aside {_count(len(outcome.set_aside), 'problem')} in {baselines.NAME} (listed above)."
     return text

@@ -215,7 +215,19 @@ def test_a_read_only_file_is_a_write_error_not_a_traceback(
     (repo / "a.yaml").chmod(0o444)
     code, out, err = _run(repo, monkeypatch, capsys, "--add-noqa")
     assert code == 1 and err == "portlint: a.yaml: not written: file is read-only\n"
+    assert out == "No suppression comment added. 1 file not written (listed above).\n"
     assert (repo / "a.yaml").read_text() == "master_port: 40000\n"
+
+
+def test_the_summary_counts_only_the_comments_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _repo(tmp_path, {"a.yaml": "master_port: 40000\n", "b.yaml": "worker_port: 50000\n"})
+    (repo / "a.yaml").chmod(0o444)
+    code, out, err = _run(repo, monkeypatch, capsys, "--add-noqa")
+    assert code == 1 and err == "portlint: a.yaml: not written: file is read-only\n"
+    assert out == "Added 1 suppression comment (1 problem) to 1 file. 1 file not written (listed above).\n"
+    assert (repo / "b.yaml").read_text() == "worker_port: 50000  # portlint: ignore[PL101]\n"
 
 
 def _entries(repo: Path) -> list[list[str]]:
