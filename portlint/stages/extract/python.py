@@ -156,6 +156,8 @@ def _sparse(source: Source, hot: list[int], hot_starts: list[int], command_hot: 
     data = source.data
     if not (socket_code or starts) and command_hot is None:
         return python_outline.sparse_at(data, hot_starts), command_hot
+    if socket_code and command_hot is None:
+        return None, None  # kept whole (`_kept`): nothing to outline it for
     lines = python_outline.outline(data)
     if lines is None:
         return None, command_hot
