@@ -158,7 +158,7 @@ class Session(NamedTuple):
             return dict(files)
         prepared = self.prepared
         mirrored = path in prepared.mirrored
-        state = perfile.revisit(prepared.config.root, path, kind, data, prepared.names, mirrored)
+        state = perfile.revisit(prepared.config.root, path, kind, data, prepared.names, mirrored, files)
         for stale in [key for key in self.ground.trees if key[0] == path]:
             del self.ground.trees[stale]
         if state is not None and state.tree is not None:

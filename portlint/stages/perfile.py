@@ -11,7 +11,7 @@ process and forked workers share the rest of the listing, reading and extracting
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -96,16 +96,19 @@ def remember(store: cache.Cache, state: FileState, mirrored: bool) -> None:
     store.put(state.path, key(state.kind, cache.digest(state.data), mirrored), (state.extraction, state.tree))
 
 
-def revisit(root: Path, path: str, kind: str, data: bytes | None, names: NameFilter, mirrored: bool) -> FileState | None:
+def revisit(root: Path, path: str, kind: str, data: bytes | None, names: NameFilter, mirrored: bool,
+            files: Mapping[str, FileState] | None = None) -> FileState | None:
     """One listed file visited again as `scan` visits it, with `data` in place of what the disk
     holds (text an editor has not saved; None: the disk's bytes, read again): its state, or None
-    where the stage would not extract it (nothing worth extracting, or nothing to read)."""
+    where the stage would not extract it (nothing worth extracting, or nothing to read). `files`:
+    the others as extracted, which say whether a script leads to a launcher (`_reached`)."""
     pattern = prefilter(names.selector_names)
     if data is None:
         data = read_file(root, path, False, pattern.search).data
         if data is None:
             return None
-    if not mirrored and not worth_extracting(kind, data, pattern):
+    if not mirrored and not worth_extracting(kind, data, pattern) and \
+            not (kind == "shell" and files is not None and leads_to_a_launcher(path, data, files)):
         return None
     return extract_file(path, kind, data, names, mirrored)
 
@@ -168,34 +171,58 @@ def scan(listing: Listing, names: NameFilter, mirrored: Iterable[str], store: ca
 def _reached(visitor: Visitor, listing: Listing, scanned: Scanned) -> None:
     """The shell scripts that may run a script leaving a server running (a launcher,
     analysis.scripts.launcher), directly or through others, read and extracted here where the
-    byte tests passed them over: PL604 follows a loop's runs into them. Every run the analysis
-    can follow writes the file name of the script it runs (analysis.scripts.resolve), so a
-    script that writes no launcher's name, nor the name of one that does, leads to none.
+    byte tests passed them over: PL604 follows a loop's runs into them (`_leading`).
     `scanned.files` is kept in the listing's order."""
     files = scanned.files
-    names = {_name(path) for path, state in files.items()
-             if state.kind == "shell" and state.extraction.sockets is not None and state.extraction.sockets.launchers}
-    left = [candidate.path for candidate in listing.files if candidate.kind == "shell" and candidate.path not in files]
     reads: dict[str, Read] = {}
+
+    def data_of(path: str) -> bytes | None:
+        if path in files:
+            return files[path].data
+        if path not in reads:
+            reads[path] = read_file(visitor.root, path, visitor.store is not None, lambda data: True, visitor.folders)
+        return reads[path].data
+
+    shells = [candidate.path for candidate in listing.files if candidate.kind == "shell"]
     added = False
-    while names and left:
-        found = []
-        for path in left:
-            read = reads.get(path) or reads.setdefault(path, read_file(
-                visitor.root, path, visitor.store is not None, lambda data: True, visitor.folders))
-            if read.data is not None and any(name in read.data for name in names):
-                found.append(path)
-        names = {_name(path) for path in found}
-        left = [path for path in left if path not in set(found)]
-        for path in found:
-            state = _late(visitor, path, reads[path])
-            if state is not None:
-                files[path] = state
-                taken(scanned, state)
-                added = True
+    for path in _leading(_launchers(files), shells, data_of):
+        if path not in files and (state := _late(visitor, path, reads[path])) is not None:
+            files[path] = state
+            taken(scanned, state)
+            added = True
     if added:
         order = {candidate.path: index for index, candidate in enumerate(listing.files)}
         scanned.files.update(sorted(scanned.files.copy().items(), key=lambda item: order.get(item[0], -1)))
+
+
+def _launchers(files: Mapping[str, FileState]) -> list[str]:
+    return [path for path, state in files.items()
+            if state.kind == "shell" and state.extraction.sockets is not None and state.extraction.sockets.launchers]
+
+
+def _leading(launchers: list[str], scripts: list[str], data_of: Callable[[str], bytes | None]) -> list[str]:
+    """The scripts that name the file of a launcher, or of a script that does, on and on, in the
+    order found. Every run the analysis can follow writes the file name of the script it runs
+    (analysis.scripts.resolve), so a script that names none of them leads to no launcher."""
+    names = {_name(path) for path in launchers}
+    seen = set(launchers)
+    leading: list[str] = []
+    while names:
+        found = [path for path in scripts
+                 if path not in seen and (data := data_of(path)) is not None and any(name in data for name in names)]
+        seen.update(found)
+        leading += found
+        names = {_name(path) for path in found}
+    return leading
+
+
+def leads_to_a_launcher(path: str, data: bytes, files: Mapping[str, FileState]) -> bool:
+    """Whether a shell script the byte tests pass over is one the per-file stage reads
+    (`_reached`), the other scripts as `files` holds them: what an edit of one script asks."""
+    others = {other: state.data for other, state in files.items() if other != path and state.kind == "shell"}
+    scripts = [*others, path]
+    return path in _leading(_launchers({p: s for p, s in files.items() if p != path}), scripts,
+                            lambda p: data if p == path else others.get(p))
 
 
 def _name(path: str) -> bytes:

@@ -172,3 +172,30 @@ def test_a_script_is_read_where_it_may_lead_to_one_that_leaves_a_server(tmp_path
     for _ in range(2 if cached else 1):  # the second run takes outer.sh from the cache
         files = _prepared(tmp_path, cached).scanned.files
         assert sorted(files) == ["lib/inner.sh", "lib/outer.sh", "sweep.sh"]
+
+
+def test_a_chain_to_a_launcher_runs_through_scripts_the_byte_tests_kept(tmp_path: Path) -> None:
+    """mid.sh is read anyway (it writes a port name); sweep.sh, whose loop runs it, is read
+    because mid.sh runs the launcher inner.sh."""
+    files = {
+        "sweep.sh": "for m in a b; do\n  bash lib/mid.sh \"$m\"\ndone\n",
+        "lib/mid.sh": "PROBE_PORT=9000\nbash lib/inner.sh \"$1\"\n",
+        "lib/inner.sh": "kubectl port-forward svc/model 8080:80 &\n",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert sorted(_prepared(tmp_path).scanned.files) == ["lib/inner.sh", "lib/mid.sh", "sweep.sh"]
+
+
+def test_an_edited_script_on_the_way_to_a_launcher_stays_read(tmp_path: Path) -> None:
+    """The language server's view after an edit: outer.sh, read because sweep.sh's loop runs it on
+    the way to inner.sh, is read again while it still names inner.sh, and left out once it does not."""
+    from portlint.engine import Options, session
+
+    _scripts(tmp_path)
+    current = session(load_config(find_config(tmp_path), tmp_path), Options())
+    assert "lib/outer.sh" in current.files
+    kept = current.revised(current.files, "lib/outer.sh", b"echo start\nbash lib/inner.sh \"$1\"\n")
+    assert kept["lib/outer.sh"].data == b"echo start\nbash lib/inner.sh \"$1\"\n"
+    assert "lib/outer.sh" not in current.revised(current.files, "lib/outer.sh", b"echo nothing to run\n")
