@@ -123,3 +123,16 @@ def test_another_options_value_states_nothing_about_the_port(text: str, stated: 
     source = Source("a.py", text.encode())
     found = statements(source, 0, len(source.data), "comment", NameFilter(["--api-port"]))
     assert [site.value for site in found] == stated
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("# python proxy.py \\\n#     --api-port 8100 \\\n#     --workers 2\n", True),
+    ("# python proxy.py\n#     --api-port 8100\n", False),
+    ("x = 1  # ends with a backslash \\\n#     --api-port 8100\n", True),
+])
+def test_a_comment_line_going_on_with_the_command_above_passes_its_options_value(text: str, passed: bool) -> None:
+    source = Source("a.py", text.encode())
+    second = source.data.index(b"\n") + 1
+    end = source.data.index(b"\n", second)
+    found = list(statements(source, second, end, "comment", NameFilter(["--api-port"])))
+    assert [(site.value, site.passed) for site in found] == [(8100, passed)]

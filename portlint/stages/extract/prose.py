@@ -11,8 +11,9 @@ Ranges: `A-B`, `A–B`, `A..B` (inclusive), `[A, B)` (half-open: B is one past
 the high end), `A+` (open-ended: only the low end), or a single port `A`.
 
 A single port written as an option's value on a command line the line shows
-(`#   python serve.py --port 8000`) is marked `passed`: the example chooses it,
-it does not say what the default is (`on_a_command_line`).
+(`#   python serve.py --port 8000`, or a comment line going on with the command the
+comment above it ends with a backslash) is marked `passed`: the example chooses it,
+it does not say what the default is (`passed_as_argument`).
 """
 from __future__ import annotations
 
@@ -70,7 +71,9 @@ def statements(
         if not mentioned:
             return
     roles = _roles(shape, len(numbers), mentioned[0])
-    passed = shape == "single" and passed_as_argument(text[:numbers[0][0]])
+    before = text[:numbers[0][0]]
+    passed = shape == "single" and (passed_as_argument(before) or kind == "comment" and _continues_a_command(
+        source.data, start) and _OPTION_BEFORE.search(before) is not None)
     for (char_start, char_end, value), (role, offset) in zip(numbers, roles):
         if value > MAX_PORT:
             return
@@ -105,6 +108,16 @@ def _of_another_option(before: str, mentioned: list[str]) -> bool:
     `python serve.py --api-port=8100 --workers 2`): it states nothing about the names mentioned."""
     option = _OPTION_BEFORE.search(before)
     return option is not None and option.group().split("=", 1)[0].strip().strip("\"'") not in mentioned
+
+
+def _continues_a_command(data: bytes, start: int) -> bool:
+    """The comment at `start` goes on with a command line the comment above it began: that line
+    ends with a backslash (`#   python serve.py \\`, then `#     --port 8000`)."""
+    line = data.rfind(b"\n", 0, start) + 1
+    if line == 0:
+        return False
+    above = data[data.rfind(b"\n", 0, line - 1) + 1:line - 1].rstrip(b" \t\r")
+    return above.endswith(b"\\") and b"#" in above
 
 
 def mentioned_names(text: str, names: NameFilter) -> Iterator[str]:
