@@ -119,8 +119,9 @@ def worth_reading(data: bytes) -> bool:
     """Python that may start a listener on a fixed port: a start next to a literal port, or a server or
     launcher of the table (portlint.tables.servers: its default port is fixed) next to a call that may
     launch it and leave it running: `Popen`, an asyncio subprocess, a blocking run of a command put
-    in the background (`... &"`) or one in a thread (a thread without a launch starts no server). A module whose only launches are blocking runs
-    in the foreground starts nothing that outlives its call (`_launched`)."""
+    in the background (`... &"`) or one in a thread (a thread without a launch starts no server).
+    A module whose only launches are blocking runs in the foreground starts nothing that outlives
+    its call (`_launched`)."""
     if servers.may_start(data) and _LAUNCH.search(data) is not None and _OUTLIVES.search(data) is not None:
         return True
     return any(holds(data, literal) and pattern.search(data) for literal, pattern in _STARTS) and \

@@ -25,6 +25,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
 from portlint.model.extraction import Launcher, RepeatedStart, ScriptRun, Spot
 from portlint.model.sites import Command
@@ -154,9 +155,14 @@ def _ending(placed: Sequence[Placed], at: int, loop: Loop, loops: tuple[Loop, ..
             continue
         if words[0] == "wait":
             return None
-        if (words[0] in _KILLS or words[:2] == ("sudo", "kill")) and _kills(words, pid, kill):
+        if _is_kill(words) and _kills(words, pid, kill):
             kill = ("kill", " ".join(words), command.line)
     return kill if kill is not None else ("", "", 0)
+
+
+def _is_kill(words: Sequence[str]) -> bool:
+    """A command that signals a process (`kill`, `pkill`, `killall`, under `sudo` too): no wait."""
+    return words[0] in _KILLS or tuple(words[:2]) == ("sudo", "kill")
 
 
 def _pid_variable(placed: Sequence[Placed], at: int) -> str:
@@ -204,8 +210,7 @@ def launcher(placed: Sequence[Placed]) -> Launcher | None:
             text = " ".join(words[1:]) if words[0] == "trap" else ""
             if words[0] == "wait" or re.search(r"\bwait\b", text):
                 break
-            if (words[0] in _KILLS or words[:2] == ("sudo", "kill") or re.search(r"\b(?:p?kill)\b", text)) \
-                    and _kills(words, pid, kill):
+            if (_is_kill(words) or re.search(r"\b(?:p?kill)\b", text)) and _kills(words, pid, kill):
                 kill = ("kill", " ".join(words), later.line)
         else:
             port, fixed_by, fixed_line = fixed
@@ -275,7 +280,7 @@ def follow(scripts: Iterable[tuple[str, tuple[Launcher, ...], tuple[ScriptRun, .
     scripts = list(scripts)
     own = {path: launchers[0] for path, launchers, _ in scripts if launchers}
     runs_of = {path: found for path, _, found in scripts if found}
-    paths = sorted({*own, *runs_of})
+    paths = frozenset({*own, *runs_of})
     left: dict[str, tuple[str, Launcher] | None] = {}
 
     def leaves(path: str, seen: frozenset[str]) -> tuple[str, Launcher] | None:
@@ -311,17 +316,16 @@ def follow(scripts: Iterable[tuple[str, tuple[Launcher, ...], tuple[ScriptRun, .
     return {path: tuple(found) for path, found in result.items()}
 
 
-def resolve(caller: str, written: str, paths: Sequence[str]) -> str:
+def resolve(caller: str, written: str, paths: AbstractSet[str]) -> str:
     """The repository script a run names: beside the caller (also `$(dirname "$0")/x.sh`), from
     the root, else the one script whose path ends with it; "" when none is known."""
-    known = set(paths)
     here = posixpath.dirname(caller)
     bare = _SCRIPT_DIR.sub("", written)
     candidates = [posixpath.normpath(posixpath.join(here, bare))]
     if bare == written:
         candidates.append(posixpath.normpath(written))
     for candidate in candidates:
-        if candidate in known and not candidate.startswith("../"):
+        if candidate in paths and not candidate.startswith("../"):
             return candidate
     if "$" in bare:
         return ""

@@ -1,11 +1,11 @@
 """Stage prefilter: whether a file read can hold anything to check, decided on its bytes alone.
 
 A port token or a selector's name (a file without one writes no site), socket code
-that binds or a rendezvous start (PL601/PL602/PL604), a tool whose default
-ports matter (PL603), or a compose file's mounts: anything else is dropped before any parser sees it. The
-extractors narrow it further where they can (the YAML extractor's own byte test,
-applied by the per-file stage), and read the same tokens to find the statements
-worth parsing.
+that binds or a rendezvous start (PL601/PL602/PL604), a tool whose default ports
+matter (PL603), or a compose file's mounts: anything else is dropped before any
+parser sees it. The extractors narrow it further where they can (the YAML
+extractor's own byte test, applied by the per-file stage), and read the same
+tokens to find the statements worth parsing.
 """
 from __future__ import annotations
 
@@ -120,6 +120,7 @@ def mounts(data: bytes) -> bool:
 
 
 def uses_sockets(kind: str, data: bytes) -> bool:
-    """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604)."""
+    """Python a code analysis reads (socket code that binds: PL601/PL602; rendezvous starts: PL604),
+    or a shell script PL604 reads whatever runs it (analysis.scripts.worth_reading)."""
     return kind == "python" and analysis.worth_reading(data) or \
         kind == "shell" and scripts.worth_reading(data)

@@ -2,21 +2,22 @@
 
 A band describes a service. Sites are grouped by what their names say:
 `cluster.master_port_range_low` and `DEFAULT_MASTER_PORT_RANGE_LOW` both say
-"master", `env.gym.port_range_low` says "gym" (its own words say nothing, its
-parent key does). Where a group's sites write several values, they are one
-service that disagrees only where one definition holds two of them (a YAML key
-two configs fill in, a config key and the code default it feeds, one module's two
-defaults): each value is then a band pinned to its files, `shares_with` the
-others, under a one-line comment for a person to decide. Otherwise they are
-separate services (the `--port` of each of several servers' packages), and so
-are the copies of one definition in folders apart (`local/` and `standalone/`,
-each deployment with its own config and script): each its own band, named after
-what encloses it (keys, class, folders), never numbered after a file. Single ports a step or two apart (`NODE_MANAGER_PORT=1301`,
-`OBJECT_MANAGER_PORT=1303`, and the head's `+ 1` beside each) become one band
-with named `ports:`; scan starts that agree (`start_port=7000`, `base_port = ...
-else 7000`) share one band. A band the docs state wider than the code writes it
-takes the docs' extent, when that takes in no other band's port. A selector
-whose last part says nothing (`port`, `server.port`) is pinned to its files.
+"master", `env.gym.port_range_low` says "gym" (its own words say nothing, its parent
+key does). Where a group's sites write several values, they are one service that
+disagrees only where one definition holds two of them (a YAML key two configs fill
+in, a config key and the code default it feeds, one module's two defaults): each
+value is then a band pinned to its files, `shares_with` the others, under a one-line
+comment for a person to decide. Otherwise they are separate services (the `--port`
+of each of several servers' packages), and so are the copies of one definition in
+folders apart (`local/` and `standalone/`, each deployment with its own config and
+script): each its own band, named after what encloses it (keys, class, folders),
+never numbered after a file. Single ports a step or two apart
+(`NODE_MANAGER_PORT=1301`, `OBJECT_MANAGER_PORT=1303`, and the head's `+ 1` beside
+each) become one band with named `ports:`; scan starts that agree
+(`start_port=7000`, `base_port = ... else 7000`) share one band. A band the docs
+state wider than the code writes it takes the docs' extent, when that takes in no
+other band's port. A selector whose last part says nothing (`port`, `server.port`)
+is pinned to its files.
 """
 from __future__ import annotations
 

@@ -189,6 +189,12 @@ def _kept(data: bytes, definitions: list[tuple[str, int, int]], socket_code: boo
     return rendezvous.kept(data, definitions) if starts else ([], [])
 
 
+def _env_getter(node: ast.AST) -> ast.Call | None:
+    """The env getter a value reads (`os.environ.get("X")`, also inside `int(...)`/`str(...)`), or None."""
+    inner = node.args[0] if isinstance(node, ast.Call) and dotted(node.func) in ("int", "str") and node.args else node
+    return inner if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS else None
+
+
 class _SiteFinder(Visitor):
     """Every site of a module; statements whose lines hold no port token or selector name are
     skipped whole (a site's name, or its last dotted part, is written in its statement)."""
@@ -372,9 +378,8 @@ class _SiteFinder(Visitor):
         """`os.environ.get("X") or f(...)`: what follows the getter fills X where it is unset."""
         if isinstance(node.op, ast.Or):
             for getter, rest in zip(node.values, node.values[1:]):
-                inner = getter.args[0] if isinstance(getter, ast.Call) and dotted(getter.func) in ("int", "str") \
-                    and getter.args else getter
-                if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS and inner.args:
+                inner = _env_getter(getter)
+                if inner is not None and inner.args:
                     self._fills(rest, _string(inner.args[0]))
         self.generic_visit(node)
 
@@ -423,10 +428,8 @@ class _SiteFinder(Visitor):
         """`name` takes the value of a Python name, or of an env getter (also inside `int(...)`)."""
         if isinstance(value, ast.Name):
             self.passed.setdefault(value.id, []).append(name)
-        elif isinstance(value, ast.Call):
-            inner = value.args[0] if dotted(value.func) in ("int", "str") and value.args else value
-            if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS:
-                self.env_defaults[id(inner)] = name
+        elif (inner := _env_getter(value)) is not None:
+            self.env_defaults[id(inner)] = name
 
     def passed_on(self) -> list[Site]:
         """The sites, each with the names its value is passed on as (PL202's one-service reading); a
