@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -334,33 +335,34 @@ def replica(source: Path, times: int, variant: Variant, runs: int, table: Table)
 
 
 def demo(copies: int, keep: Path | None, variant: Variant, runs: int, table: Table) -> list[dict]:
-    with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
-        root = keep or Path(temp) / "repo"
-        root.mkdir(parents=True)
-        build_demo(root, copies)
-        result = table.row(f"demo x{copies}", root, measure(root, [variant], runs)[0])
-        if table.markdown:
-            table.print_markdown()
-        if importlib.util.find_spec("yamllint") is not None:
-            files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
-            yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
-            lint = statistics.median(
-                _run([sys.executable, "-m", "yamllint", "-f", "parsable", *yaml_files], root, (0, 1))[0] for _ in range(runs)
-            )
-            print(f"yamllint over {len(yaml_files)} YAML files: {lint:.3f} s (cold/yamllint {result['cold'] / lint:.2f})")
-        if keep:
-            shutil.rmtree(root / CACHE, ignore_errors=True)
-    return [result]
+    def yamllint(root: Path, result: dict) -> None:
+        if importlib.util.find_spec("yamllint") is None:
+            return
+        files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+        yaml_files = [name for name in files if name.endswith((".yaml", ".yml"))]
+        lint = statistics.median(
+            _run([sys.executable, "-m", "yamllint", "-f", "parsable", *yaml_files], root, (0, 1))[0] for _ in range(runs)
+        )
+        print(f"yamllint over {len(yaml_files)} YAML files: {lint:.3f} s (cold/yamllint {result['cold'] / lint:.2f})")
+
+    return _synthetic(f"demo x{copies}", lambda root: build_demo(root, copies), keep, variant, runs, table, yamllint)
 
 
 def tree(files: int, keep: Path | None, variant: Variant, runs: int, table: Table) -> list[dict]:
+    return _synthetic(f"tree of {files} files", lambda root: build_tree(root, files), keep, variant, runs, table)
+
+
+def _synthetic(label: str, build: Callable[[Path], None], keep: Path | None, variant: Variant, runs: int, table: Table,
+               after: Callable[[Path, dict], None] = lambda root, result: None) -> list[dict]:
+    """One row for a repository `build` makes (in `keep`, kept, or in a temporary folder)."""
     with tempfile.TemporaryDirectory(prefix="portlint-bench-") as temp:
         root = keep or Path(temp) / "repo"
         root.mkdir(parents=True)
-        build_tree(root, files)
-        result = table.row(f"tree of {files} files", root, measure(root, [variant], runs)[0])
+        build(root)
+        result = table.row(label, root, measure(root, [variant], runs)[0])
         if table.markdown:
             table.print_markdown()
+        after(root, result)
         if keep:
             shutil.rmtree(root / CACHE, ignore_errors=True)
     return [result]
