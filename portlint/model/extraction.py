@@ -150,6 +150,9 @@ class Extraction(Struct, Generic[Export], frozen=True):
     # Repository paths (files or folders) a compose service mounts into a container that keeps its
     # own network namespace: the ports they bind are bound there (portlint.stages.layout.ownership).
     mounts: tuple[str, ...] = ()
+    # Python: (module, function, setting) for each function of another module called to fill a
+    # setting where it is unset: that function's defaults are the setting's fallback (`Site.fills`).
+    fills: tuple[tuple[str, str, str], ...] = ()
 
 
 class CodeFile(Struct, frozen=True):

@@ -137,6 +137,20 @@ class Layout(Struct, frozen=True, dict=True):  # dict: room for its cached prope
     # Files and folders a container that keeps its own network namespace mounts (a compose
     # service's bind mounts): what they bind is bound inside it (portlint.stages.layout.ownership).
     mounted: frozenset[str] = frozenset()
+    # Functions of other modules called to fill a setting where it is unset, as (path, function,
+    # setting): their defaults are that setting's fallback, as `Site.fills` says within one module.
+    fallbacks: tuple[tuple[str, str, str], ...] = ()
+
+    def fills(self, site: Site) -> str:
+        """The setting the site stands in for where that is unset (`Site.fills`), also where the
+        function whose default it is is called for that from another module (`fallbacks`)."""
+        if site.fills or not self.fallbacks or site.kind != "python":
+            return site.fills
+        return self._fallbacks.get((site.path, site.name.rsplit(".", 1)[0]), "")
+
+    @cached_property
+    def _fallbacks(self) -> dict[tuple[str, str], str]:
+        return {(path, function): setting for path, function, setting in self.fallbacks}
 
     def in_tests(self, where: str | Site) -> bool:
         """The path (or the site's path) belongs to tests or fixtures, or the site's value is given

@@ -14,8 +14,9 @@ different hosts, or are alternative deployments).
 {whose-port}
 A free-port scan that only fills a setting where it is unset
 (`int(os.environ.get("MASTER_PORT") or find_free_port(min_port=2000, max_port=30000))`,
-`os.environ["MASTER_PORT"] = str(find_free_port(...))`; the called function's
-own defaults too) is that setting's alternative: never in force beside the
+`os.environ["MASTER_PORT"] = str(find_free_port(...))`, `port = os.getenv("MASTER_PORT")`
+then `if port is None: port = find_free_port()`; the called function's own
+defaults too, in this module or one it imports) is that setting's alternative: never in force beside the
 value a launcher sets (`MASTER_PORT=29400`), so the two do not collide with each
 other; both still collide with every other service.
 Test-like paths (`test_paths:`) are a scope of their own: a test file's ports
@@ -228,8 +229,9 @@ def _joined(layout: Layout, group: list[_Written]) -> UnionFind:
                 found = service_words(site, name)
                 if found:
                     _hold(names[("words", found)], kind, index)
-            if site.fills:  # a scan that fills a setting where it is unset: that setting's alternative
-                _hold(names[("leaf", leaf_name(site.fills))], kind, index)
+            fills = layout.fills(site)
+            if fills:  # a scan that fills a setting where it is unset: that setting's alternative
+                _hold(names[("leaf", leaf_name(fills))], kind, index)
             if node:
                 _hold(manifests[("entry", (site.path, site.scope))], kind, index)
                 found = context_words(site)

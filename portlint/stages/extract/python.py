@@ -18,10 +18,12 @@ a fix rewrites the base only.
 
 A literal given to a call whose result fills a setting where it is unset
 (`os.environ.get("MASTER_PORT") or find_free_port(min_port=2000)`,
-`os.environ["MASTER_PORT"] = str(find_free_port(...))`, `os.getenv("MASTER_PORT", pick(...))`),
-and the parameter defaults of the module's function so called, are marked as that
-setting's fallback (`Site.fills`): the scan and the fixed value are one setting's
-alternatives, never both in force.
+`os.environ["MASTER_PORT"] = str(find_free_port(...))`, `os.getenv("MASTER_PORT", pick(...))`,
+`port = os.getenv("MASTER_PORT")` then `if port is None: port = find_free_port()`), and the
+parameter defaults of the module's function so called, are marked as that setting's
+fallback (`Site.fills`): the scan and the fixed value are one setting's alternatives, never
+both in force. A function so called from another module is recorded (`Extraction.fills`)
+for the layout stage, which marks its defaults where that module is.
 
 A value given to the Kubernetes client's models (`V1ContainerPort(container_port=8080)`,
 `V1HTTPGetAction(port=8080)`) is marked as a pod's own (`Site.pod`), as the same keys in a
@@ -48,7 +50,7 @@ from functools import lru_cache
 
 from portlint import analysis
 from portlint.analysis import rendezvous, sockets
-from portlint.analysis.tree import Visitor, dotted, statement_holds_hot
+from portlint.analysis.tree import Visitor, dotted, imports_of, statement_holds_hot
 from portlint.model.extraction import Extraction, Suppression
 from portlint.model.naming import NameFilter, is_port_name, role_of
 from portlint.model.ports import BASE
@@ -108,7 +110,37 @@ def _read(source: Source, names: NameFilter, tree: ast.Module, hot: list[int], o
     return Extraction(
         (*finder.passed_on(), *doc_sites), suppressions, commands=commands,
         sockets=analysis.facts(source.data, tree) if analysed else None,  # from this tree: never parsed again
+        fills=_imported_fills(source, finder),
     )
+
+
+def _imported_fills(source: Source, finder: _SiteFinder) -> tuple[tuple[str, str, str], ...]:
+    """(module, function, setting) for each function of another module this one calls to fill a
+    setting where it is unset (`port = os.getenv("MASTER_PORT")`, then `if port is None: port =
+    find_free_port()`): its defaults are that setting's fallback too (the layout stage finds them).
+    Rare, so the imports are read from a tree of the whole module (the one walked may be sparse)."""
+    wanted = {callee: setting for callee, setting in finder.filled_calls.items()
+              if callee.split(".", 1)[0] not in finder.defaults}
+    if not wanted:
+        return ()
+    try:
+        imports = imports_of(source.path, ast.parse(source.data))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    found = []
+    for callee, setting in wanted.items():
+        head, _, rest = callee.partition(".")
+        if not rest and head in imports:  # `from pkg.utils import find_free_port`
+            module, function = imports[head]
+        elif rest and f"{head}." in imports:  # `import pkg.utils as utils`: `utils.find_free_port`
+            module, function = ".".join((imports[f"{head}."][0], *rest.split(".")[:-1])), rest.rsplit(".", 1)[-1]
+        elif rest and head in imports:  # `from pkg import utils`: `utils.find_free_port`
+            base, name = imports[head]
+            module, function = ".".join((base, name, *rest.split(".")[:-1])), rest.rsplit(".", 1)[-1]
+        else:
+            continue
+        found.append((module, function, setting))
+    return tuple(sorted(found))
 
 
 def _parse(source: Source, hot: list[int], hot_starts: list[int], command_hot: list[int] | None, socket_code: bool,
@@ -222,7 +254,9 @@ class _SiteFinder(Visitor):
         # and the setting each function so called fills; the default sites of each function, by name.
         self.filling: dict[int, str] = {}
         self.filled: dict[str, str] = {}
+        self.filled_calls: dict[str, str] = {}  # the same, by the callee as written (`utils.find_free_port`)
         self.defaults: dict[str, list[int]] = {}
+        self.getters: dict[str, str] = {}  # a local name given an env getter's value -> the setting it reads
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.module in ("click", "typer") and node.level == 0:
@@ -255,7 +289,9 @@ class _SiteFinder(Visitor):
                 self._feeds(default, qualified)
         if len(self.sites) > first:
             self.defaults.setdefault(node.name, []).extend(range(first, len(self.sites)))
+        getters, self.getters = self.getters, {}  # a function's locals are its own
         self._in_scope(node.name, node, is_class=False)
+        self.getters = getters
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -281,6 +317,12 @@ class _SiteFinder(Visitor):
         self.generic_visit(node)
 
     def _assignment(self, target: ast.AST, value: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            inner = _env_getter(value)
+            if inner is not None and inner.args and len(inner.args) == 1:
+                self.getters[target.id] = _string(inner.args[0])
+            else:
+                self.getters.pop(target.id, None)
         if isinstance(target, ast.Subscript) and dotted(target.value) in _ENV_MAPPINGS:
             self._fills(value, _string(target.slice))
             self._literal(value, _string(target.slice), None)
@@ -383,6 +425,19 @@ class _SiteFinder(Visitor):
                     self._fills(rest, _string(inner.args[0]))
         self.generic_visit(node)
 
+    def visit_If(self, node: ast.If) -> None:
+        """`port = os.getenv("X")`, then `if port is None: port = f(...)` (or `if not port:`, or the
+        `else:` of `if port is not None:` / `if port:`): what the branch assigns fills X where it is unset."""
+        unset = _unset_test(node.test)
+        if unset is not None:
+            name, when_true = unset
+            setting = self.getters.get(name, "")
+            for statement in node.body if when_true else node.orelse:
+                if setting and isinstance(statement, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == name for t in statement.targets):
+                    self._fills(statement.value, setting)
+        self.generic_visit(node)
+
     def _fills(self, value: ast.AST, setting: str) -> None:
         """The calls of `value` (but env getters) give the setting its value where it is unset."""
         if not setting:
@@ -392,6 +447,7 @@ class _SiteFinder(Visitor):
             if callee and callee not in _ENV_GETTERS and callee not in ("int", "str"):
                 self.filling.setdefault(id(node), setting)
                 self.filled.setdefault(callee.rsplit(".", 1)[-1], setting)
+                self.filled_calls.setdefault(callee, setting)
 
     # -- calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
@@ -600,6 +656,22 @@ def _is_mock(callee: str) -> bool:
     parts = callee.split(".")
     return parts[-1] in _MOCK_CLASSES or callee in _PATCHES or parts[0] == "monkeypatch" or (
         len(parts) > 1 and parts[-2] == "patch" and parts[-1] in ("object", "dict", "multiple"))
+
+
+def _unset_test(test: ast.AST) -> tuple[str, bool] | None:
+    """(name, whether the `if` body runs when it is unset) for `name is None`, `not name`,
+    `name is not None` and `name`; None for any other test."""
+    if isinstance(test, ast.Name):
+        return test.id, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+        return test.operand.id, True
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None):
+        if isinstance(test.ops[0], ast.Is):
+            return test.left.id, True
+        if isinstance(test.ops[0], ast.IsNot):
+            return test.left.id, False
+    return None
 
 
 def _ports_named(name: str) -> bool:

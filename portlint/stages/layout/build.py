@@ -8,11 +8,12 @@ once per run, in the run's `Ground`; the rest each time the files change.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from types import ModuleType
 from typing import NamedTuple
 
 from portlint.analysis.destinations import Destinations
+from portlint.analysis.tree import module_names
 from portlint.config.build import Config
 from portlint.model.extraction import CodeFile, Extraction
 from portlint.model.files import FileState
@@ -117,6 +118,7 @@ def layout(ground: Ground, files: Mapping[str, FileState]) -> Layout:
         code_files=code, destinations=destinations or NOWHERE,
         config_path=ground.config_path, declared=bool(config.bands), test_paths=config.test_paths,
         unreferenced=ground.unreferenced, usage=ground.usage, mounted=mounted,
+        fallbacks=fallbacks(files.values()),
     )
     if carried is not None:
         if carried.mounted != mounted:  # a verdict may read what the containers mount
@@ -155,6 +157,22 @@ def _data(ground: Ground, files: Mapping[str, FileState], path: str) -> bytes | 
 
 
 # -- the facts (each a function of plain data) -------------------------------------------
+def fallbacks(states: Collection[FileState]) -> tuple[tuple[str, str, str], ...]:
+    """(path, function, setting) for the functions other modules call to fill a setting where it
+    is unset (`Extraction.fills`), each found where its module is a Python file of the repository."""
+    wanted = [found for state in states for found in state.extraction.fills]
+    if not wanted:
+        return ()
+    paths: dict[str, list[str]] = {}
+    for state in states:
+        if state.path.endswith(".py"):
+            for module in module_names(state.path):
+                paths.setdefault(module, []).append(state.path)
+    return tuple(sorted({
+        (path, function, setting) for module, function, setting in wanted for path in paths.get(module, ())
+    }))
+
+
 def failures_of(states: Iterable[FileState]) -> list[Failure]:
     return [
         Failure(s.path, s.extraction.error_line, s.extraction.error_column, s.extraction.error)
