@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from portlint.model.naming import range_stem
-from portlint.model.ports import DOC_KINDS, HIGH, LOW, MAX_PORT, MIN_PORT, PORT, span
+from portlint.model.naming import range_stem, role_of
+from portlint.model.ports import BASE, DOC_KINDS, HIGH, LOW, MAX_PORT, MIN_PORT, PORT, span
 from portlint.model.records import Struct
 
 
@@ -45,6 +45,13 @@ class Site(Struct, frozen=True):
     def top(self) -> int:
         """The last port the site writes: its value, or the end of the run it starts."""
         return self.value + self.extent
+
+    @property
+    def open_run(self) -> bool:
+        """A literal added to an unknown (`8000 + rank`, `int(job_id) + 15000`): the base of a run of
+        ports whose length is not written, where its name does not say it is a base (`base_port`,
+        a scan's start, names the first port the service takes)."""
+        return self.role == BASE and not self.extent and role_of(self.name) != BASE
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -424,3 +424,34 @@ def test_a_value_init_leaves_out_is_not_claimed_by_a_band_of_the_same_names(
         ("proxy", "10080", [("proxy.port", ("local/config.yaml",)), ("PROXY_PORT", ("local/run.sh",))]),
     ]
     assert _problems(capsys) == []
+
+
+def test_a_literal_added_to_an_unknown_is_no_band_and_a_band_never_claims_it_as_drift(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`int(job_id) + 15000` and `5000 + random.randint(0, 1000)` start runs of ports whose length is not
+    written: init learns no band from them (only the fixed 12910 and 30000 make bands), and the band of
+    the name that writes both in one file (`port`, pinned to it) cannot tell them apart, so it drops
+    that name rather than call the run's base drift. No band is named that is not in the file."""
+    _write(tmp_path, {
+        "trainer/cluster.py": 'import os\n\n\ndef rendezvous_port() -> int:\n'
+                              '    job_id = os.environ.get("JOB_ID")\n'
+                              '    if job_id is not None:\n'
+                              '        port = int(job_id[-4:]) + 15000\n'
+                              '    else:\n'
+                              '        port = 12910\n'
+                              '    return port\n',
+        "trainer/elastic.py": 'import os\n\nos.environ.setdefault("MASTER_PORT", "12910")\n',
+        "server/args.py": 'import random\n\n\nclass ServerArgs:\n    port: int = 30000\n\n'
+                          '    def settle(self) -> int:\n'
+                          '        port = 5000 + random.randint(0, 1000)\n'
+                          '        return port\n',
+    })
+    problems = _init_and_check(tmp_path, monkeypatch, capsys)
+    bands = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
+    assert [(b.name, b.span, [(s.name, s.files) for s in b.sites], b.shares_with) for b in bands] == [
+        ("cluster-port", "12910", [("MASTER_PORT", ())], ()),
+        ("server-args", "30000", [("ServerArgs.port", ("server/args.py",))], ()),
+    ]
+    assert "disagree" not in (tmp_path / ".portlint.yaml").read_text()
+    assert problems == []

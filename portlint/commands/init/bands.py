@@ -100,12 +100,13 @@ def infer_bands(sites: Iterable[Site]) -> list[Proposal]:
     proposals = [*_range_bands(groups.values()), *_single_bands(groups.values(), (s for s in code if s.derived))]
     proposals = list(_unique_names(sorted(proposals, key=lambda p: (p.low, p.high, p.name))))
     proposals = _carve_outs(_widened_by_docs(proposals, [s for s in sites if s.is_doc]))
-    return sorted(_disagreements(proposals), key=lambda p: (p.low, p.high, p.name))
+    return sorted(disagreements(proposals), key=lambda p: (p.low, p.high, p.name))
 
 
-def _disagreements(proposals: list[Proposal]) -> list[Proposal]:
+def disagreements(proposals: list[Proposal]) -> list[Proposal]:
     """Bands split from one group of names because its sites write different values: each
-    `shares_with` the others (one service, not a collision) and names what each writes."""
+    `shares_with` the others (one service, not a collision) and names what each writes. (Run
+    again once bands are left out, so that no band names one that is not there.)"""
     by_group: dict[str, list[Proposal]] = defaultdict(list)
     for proposal in proposals:
         for group in proposal.groups:
@@ -119,6 +120,8 @@ def _disagreements(proposals: list[Proposal]) -> list[Proposal]:
             said += f" (+{len(family) - _SAID} more)" if len(family) > _SAID else ""
             proposal = replace(proposal, shares_with=tuple(p.name for p in family if p is not proposal),
                                disagreement=said if proposal is family[0] else "")
+        else:
+            proposal = replace(proposal, shares_with=(), disagreement="")
         result.append(proposal)
     return result
 
@@ -184,7 +187,7 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
         singles = [s for s in group.singles if _span(s) == span or (group.ranges and index == 0)]
         parts.append((Group(group.name, group.generic, ranges, singles, pinned=shared), span, ()))
     if _one_definition(part for part, _, _ in parts):
-        return parts  # one service whose sites disagree: a person decides (`_disagreements`)
+        return parts  # one service whose sites disagree: a person decides (`disagreements`)
     return _services(group, parts)
 
 
@@ -490,7 +493,7 @@ def _overlap(a: Proposal, b: Proposal) -> bool:
 def _unique_names(proposals: list[Proposal]) -> Iterator[Proposal]:
     """Bands of one name told apart by what encloses their first site (`gateway` of three services:
     `agent-service-gateway`, `data-service-gateway`...); the values of one service that disagree
-    (`_disagreements`), and those nothing tells apart, are numbered."""
+    (`disagreements`), and those nothing tells apart, are numbered."""
     by_name: dict[str, list[int]] = defaultdict(list)
     for index, proposal in enumerate(proposals):
         by_name[proposal.name].append(index)

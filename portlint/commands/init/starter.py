@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from portlint.commands.init.bands import Proposal, infer_bands
+from portlint.commands.init.bands import Proposal, disagreements, infer_bands
 from portlint.commands.init.copies import frozen_pairs
 from portlint.config.load import load_config
 from portlint.config.locate import CONFIG_NAMES, ConfigError, find_config
@@ -79,11 +79,14 @@ def _teaching(layout: Layout) -> list[Site]:
     """The sites init learns bands from: this repository's own ports (`portlint.stages.layout.ownership`:
     not a test's, a pod's, a firewall rule's, a range's exclusive end; a port only dialled is
     `_listened`'s to judge), below 1024 only where a server says it listens (`listen_port`,
-    `--bind-port`: a well-known client port is somebody else's server), and the docs that state them."""
+    `--bind-port`: a well-known client port is somebody else's server), and the docs that state them.
+    The base of a run whose length is not written (`8000 + rank`, `int(job_id) + 15000`,
+    `5000 + random.randint(0, 1000)`) is where computed ports start, not a port a band can
+    describe: init learns nothing from it."""
     owners = ownership(layout)
     return [
         site for site in layout.sites
-        if not somebody_elses(site)
+        if not somebody_elses(site) and not site.open_run
         and (owners.of(site) in (OURS, DIALLED) if not site.is_doc else not layout.in_tests(site))
     ]
 
@@ -102,8 +105,9 @@ def _claiming_what_it_learned(proposals: list[Proposal], layout: Layout, learned
     """The bands with each bare selector that would claim a site init did not learn from, where the
     check would call it drift, pinned to the files the band was learned from. Such a site is a value
     init left out on purpose (a well-known port below 1024 whose name does not say it listens, the
-    same setting of another deployment): a band that describes the sites it was learned from says
-    nothing of it, and a check right after init reports nothing there (PL301)."""
+    same setting of another deployment, the base of a run): a band that describes the sites it was
+    learned from says nothing of it, and a check right after init reports nothing there (PL301). A
+    selector pinned already that still claims such a site (one file writes both) is dropped."""
     owners = ownership(layout)
     taught = {id(site) for site in learned}
     strays = [
@@ -120,12 +124,21 @@ def _claiming_what_it_learned(proposals: list[Proposal], layout: Layout, learned
                 continue
             index = next(i for i, p in enumerate(kept) if p.name == claim[0].name)
             proposal = kept[index]
-            sites = tuple(
-                (name, _learned_in(proposal, name, learned)) if not files and _claims(proposal, name, site)
-                else (name, files)
-                for name, files in proposal.sites
-            )
+            kept_sites = []
+            for name, files in proposal.sites:
+                if not _claims(proposal, name, site):
+                    kept_sites.append((name, files))
+                elif not files:
+                    kept_sites.append((name, _learned_in(proposal, name, learned)))
+                # else: pinned to its files already, it cannot tell the stray from what it was
+                # learned from (one file writes both): it goes, and the band describes less
+            sites = tuple(kept_sites)
             pinned = pinned or sites != proposal.sites
+            if len(sites) < len(proposal.sites):  # it describes less: where it was found, and how sure
+                found = {s.path for s in learned if s.path in proposal.found_in
+                         and any(_claims(proposal, name, s) for name, _ in sites)}
+                proposal = replace(proposal, found_in=tuple(p for p in proposal.found_in if p in found),
+                                   unsure=proposal.unsure and len(sites) > 1)
             kept[index] = replace(proposal, sites=sites)
         if not pinned:
             return kept  # what is left is claimed through `ports:` names, which take no files
@@ -158,10 +171,7 @@ def _each_binds(proposals: list[Proposal], sites: tuple[Site, ...]) -> tuple[Pro
         idle = {p.name for p in kept if p.name not in bound}
         if not idle:
             return tuple(kept)
-        kept = [
-            replace(p, shares_with=tuple(n for n in p.shares_with if n not in idle), within="" if p.within in idle else p.within)
-            for p in kept if p.name not in idle
-        ]
+        kept = disagreements([replace(p, within="" if p.within in idle else p.within) for p in kept if p.name not in idle])
 
 
 def _band(proposal: Proposal) -> Band:
