@@ -25,7 +25,8 @@ FAST_PATHS = {
     "outline": "a Python module parsed with its cold statements blanked (plain: parsed whole)",
     "yaml": "a YAML file composed only where its bytes can yield something (plain: every YAML file the prefilter keeps)",
     "documents": "of a YAML stream, only the documents whose bytes can yield something composed (plain: every document)",
-    "commands": "a YAML or Python file's commands read only where its bytes mention a tool (plain: every file's)",
+    "commands": "a YAML or Python file's commands read only where its bytes mention a tool, and of a YAML file's"
+                " scripts only those that do (plain: every file's, every script)",
     "markdown": "a Markdown file parsed only where a line outside a code fence writes a wanted name and a number (plain: every one kept)",
     "replay": "a check whose inputs are all unchanged replays its last output (plain: every check runs)",
     "pool": "the per-file stage shared with forked workers (plain: one process)",

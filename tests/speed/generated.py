@@ -5,7 +5,8 @@ short, with the cold code between them that they skip.
 * Python modules: several fixture modules one after another, some inside a class or under an
   `if`, between cold functions, decorated ones, f-strings and `match` statements;
 * YAML streams: fixture documents between generated cold ones (a CRD schema that says `port`
-  everywhere and runs nothing, a config map with `#` inside its scalars), joined by `---` and
+  everywhere and runs nothing, a config map with `#` inside its scalars, a job whose script
+  names no tool of the table beside documents whose scripts do), joined by `---` and
   `...` markers, some with a scalar that keeps its trailing blank lines (`|+`);
 * shell scripts and Markdown pages: fixture files joined, between filler;
 * files with nothing to check beside them, as most of a repository's are.
@@ -79,6 +80,22 @@ data:
     echo step {n}
     # a shell comment inside a scalar, step {n}
 
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: warmup-{n}
+spec:
+  template:
+    spec:
+      containers:
+      - name: warmup
+        command: ["bash", "-c"]
+        args:
+        - |
+          for step in $(seq 1 {n}); do
+            python warmup.py --step "$step" --port 8080
+          done
 '''
 FILLER_SHELL = '#!/bin/bash\nset -euo pipefail\nfor step in $(seq 1 {n}); do\n  echo "step $step of {n}"\ndone\n'
 FILLER_MARKDOWN = '\n## Section {n}\n\nRun `python train.py --steps {n}` and compare the loss with the reference.\n'

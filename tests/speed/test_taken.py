@@ -55,7 +55,7 @@ def _per_file_cuts(generated: Path, plain: list[str]) -> Counter[str]:
         _counting(patch, taken, "yaml", yaml, "worth_composing", lambda worth, args: not worth)
         _counting(patch, taken, "documents", yaml, "_hot_documents", lambda extraction, args: extraction is not None)
         _counting(patch, taken, "commands", python_extract, "mentions_tool", lambda mentions, args: not mentions)
-        _counting(patch, taken, "commands", yaml_commands, "_may_run_a_tool", lambda may, args: not may)
+        _counting(patch, taken, "commands", yaml_commands, "mentions_tool", lambda mentions, args: not mentions)
         _counting(patch, taken, "markdown read", markdown, "read", lambda extraction, args: True)
         _counting(patch, taken, "markdown asked", markdown, "extract", lambda extraction, args: True)
         _checked(generated, ["--select", "ALL"], ["pool", *plain])  # one process: the counts are this one's

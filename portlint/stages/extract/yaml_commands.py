@@ -156,10 +156,14 @@ def _script_index(argv: list[Any]) -> int | None:
 
 
 def _script(source: Source, node: Any, names: NameFilter) -> list[Command]:
+    """The commands of a script in a YAML string. One that names no tool of the table runs none
+    (the fast path `commands`, per script: a file's other scripts may name one), so it is not read."""
     from portlint.stages.extract import shell
 
-    text = node.value
-    extraction = shell.extract(Source(source.path, text.encode("utf-8")), names)
+    data = node.value.encode("utf-8")
+    if fast("commands") and not mentions_tool("shell", data):
+        return []
+    extraction = shell.extract(Source(source.path, data), names)
     return [_moved(source, node, command) for command in extraction.commands]
 
 
