@@ -318,10 +318,14 @@ def compose(text: str) -> list[Any]:
 
 
 def _composed(text: str) -> list[Any]:
-    """compose, for a text known to nest no deeper than MAX_DEPTH."""
+    """compose, for a text known to nest no deeper than MAX_DEPTH. Where libyaml refuses what the
+    YAML spec allows (a `:` inside a plain scalar of a flow sequence: `[arch:sm90]`), the pure
+    composer decides: a file is broken only where both refuse it (the C parser's message then)."""
     composer = _c_composer()
     if composer is None:
-        return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
+        return _pure_composed(text)
+    from ruamel.yaml import YAMLError  # loaded with the composer already
+
     parser = composer(text)
     try:
         roots = []
@@ -330,8 +334,17 @@ def _composed(text: str) -> list[Any]:
             if root is not None:
                 roots.append(root)
         return roots
+    except YAMLError as refused:
+        try:
+            return _pure_composed(text)
+        except YAMLError:
+            raise refused from None
     finally:
         parser.dispose()
+
+
+def _pure_composed(text: str) -> list[Any]:
+    return [doc for doc in _pure_yaml().compose_all(text) if doc is not None]
 
 
 def extract(source: Source, names: NameFilter) -> Extraction:
