@@ -14,7 +14,8 @@ keys but the host side of `ports:` ("8080:80" publishes 8080 on the host), and
 the files it mounts through `volumes:`), a firewall or security-group rule's
 port (a range over every port too), a range's exclusive end (`max_port = 65536`
 read as `range(min_port, max_port)`), and a value the repository only dials (a
-client's default for the server it connects to; a port written beside a peer's
+client's default for the server it connects to; a port whose name says it is the
+far end, `remote_port`, `target_port`, `peer_port`; a port written beside a peer's
 host in one mapping, `{host: redis-master, port: 6379}`, where a wildcard,
 loopback or empty address beside it means a listener). Where portlint cannot
 tell, it reports less.""",

@@ -52,7 +52,7 @@ _RULE_DIRECTIONS = frozenset(("ingress", "egress", "inbound", "outbound"))
 _RULE_WORDS = frozenset(("rule", "rules", "allow", "allowed", "permission", "permissions"))
 _RULE_BOUNDS = frozenset(("fromport", "toport"))  # AWS's `FromPort`/`ToPort`, Terraform's `from_port`/`to_port`
 _END_WORDS = frozenset(("end", "stop", "limit"))
-_FAR_END = frozenset(("remote", "upstream", "destination", "dest"))
+_FAR_END = frozenset(("remote", "upstream", "destination", "dest", "target", "peer"))
 _KEY = "_portlint_ownership"
 
 
@@ -124,7 +124,8 @@ def firewall(site: Site) -> bool:
 
 def dialled(site: Site) -> bool:
     """A port its own name says is the far end of a connection: `remote_port`, `upstream.port`,
-    `dest_port` (of a server elsewhere, whatever this repository runs)."""
+    `dest_port`, `target_port` (what a forward dials), `peer_port` (of a server elsewhere,
+    whatever this repository runs)."""
     parts = site.name.lstrip("-").split(".")
     said = {word for part in parts[-2:] for word in words(part, frozenset())}
     return bool(said & _FAR_END)
