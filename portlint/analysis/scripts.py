@@ -9,8 +9,11 @@ next iteration starts another on the same port while the first may still hold
 it. `kill`/`pkill` stop it without waiting for it to exit. Its port is fixed
 when it is a literal, a server's default, or a variable the loop does not set
 (`$PORT`, `${PORT:-8000}`) whose value the script gives; a port the loop
-computes (`$((BASE + i))`, the loop's variable) changes per iteration. A
-command run in the foreground has exited before the next iteration: no finding.
+computes (`$((BASE + i))`, the loop's variable) changes per iteration; one it
+sets to a literal (`local PORT=8100`) is the same every pass. A command run in
+the foreground has exited before the next iteration: no finding. A function's
+commands run where the script calls it (`executed`), with the loops and `&`
+of the call.
 
 A loop may start the server through another script of the repository (`bash
 serve.sh`, `sh`, `./serve.sh`, `source`, `.`): a script that leaves a server
@@ -33,6 +36,8 @@ from portlint.tables import servers
 
 Loop = tuple[str, int, str]  # kind ("for", "while", "until"), line, a `for` loop's variable
 Placed = tuple[Command, tuple[Loop, ...], bool]  # the command, the loops around it (outermost first), in the background
+Defined = tuple[Command, tuple[Loop, ...], bool, str]  # ... and the function whose body holds it ("": none)
+_CALLS_DEEP = 4  # functions calling functions: followed this deep
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([0-9]+))?\}?")
 _KILLS = frozenset(("kill", "pkill", "killall"))
 _DECLARATIONS = frozenset(("export", "local", "declare", "readonly", "typeset"))
@@ -60,6 +65,30 @@ def worth_reading(data: bytes) -> bool:
 
 # `&` that puts a command in the background: not `&&`, nor a redirection's (`2>&1`, `&>`, `|&`).
 _BACKGROUND = re.compile(rb"(?<![&>|<])&(?![&>])")
+
+
+def executed(defined: Sequence[Defined]) -> list[Placed]:
+    """The script's commands in the order they run: a function's body where a command calls it (its
+    loops and `&` added to the body's own), not where it is defined; a body no command calls runs
+    nowhere. Calls are followed through functions that call functions, never back into one."""
+    bodies: dict[str, list[Defined]] = {}
+    for item in defined:
+        if item[3]:
+            bodies.setdefault(item[3], []).append(item)
+    if not bodies:
+        return [(command, loops, background) for command, loops, background, _ in defined]
+    found: list[Placed] = []
+
+    def run(items: Iterable[Defined], around: tuple[Loop, ...], background_around: bool, calling: tuple[str, ...]) -> None:
+        for command, loops, background, _ in items:
+            name = command.words[0] if command.words and not command.assignments else ""
+            if name in bodies and name not in calling and len(calling) < _CALLS_DEEP:
+                run(bodies[name], (*around, *loops), background_around or background, (*calling, name))
+            else:
+                found.append((command, (*around, *loops), background_around or background))
+
+    run((item for item in defined if not item[3]), (), False, ())
+    return found
 
 
 def starts(placed: Sequence[Placed]) -> tuple[RepeatedStart, ...]:
@@ -103,7 +132,7 @@ def _fixed(started: servers.Started, command: Command, placed: Sequence[Placed],
         return None  # computed where it is written: `$((BASE + i))`, `$(next_port)`
     name, default = match.group(1), match.group(2)
     if name == loop[2] or _set_in(name, placed, loop):
-        return None
+        return None  # the loop gives it a value of its own (a literal it assigns each pass is not one)
     for command_before, _, _ in reversed(placed[:at]):
         assigned = _assigned(command_before, name)
         if assigned is not None:
@@ -133,9 +162,11 @@ def _assigned(command: Command, name: str) -> str | None:
 
 
 def _set_in(name: str, placed: Sequence[Placed], loop: Loop) -> bool:
-    """Whether a command inside the loop sets the variable (or reads it in: `read NAME`)."""
+    """Whether a command inside the loop sets the variable (or reads it in: `read NAME`) to a value
+    that may change per pass: a literal number (`local port=8100`) is the same every pass."""
     for command, loops, _ in placed:
-        if loop in loops and (_assigned(command, name) is not None or
+        assigned = _assigned(command, name) if loop in loops else None
+        if loop in loops and (assigned is not None and not assigned.isdigit() or
                               command.words[:1] == ("read",) and name in command.words or
                               command.words[:1] == ("for",) and command.words[1:2] == (name,)):
             return True
@@ -153,11 +184,24 @@ def _ending(placed: Sequence[Placed], at: int, loop: Loop, loops: tuple[Loop, ..
         words = command.words
         if not words:
             continue
-        if words[0] == "wait":
+        if words[0] == "wait" or kill is not None and _polls(command, around, loops):
             return None
         if _is_kill(words) and _kills(words, pid, kill):
             kill = ("kill", " ".join(words), command.line)
     return kill if kill is not None else ("", "", 0)
+
+
+_PROBES = frozenset(("kill", "ps", "pgrep", "pidof", "curl", "wget", "nc", "lsof", "ss", "netstat", "fuser"))
+
+
+def _polls(command: Command, around: tuple[Loop, ...], loops: tuple[Loop, ...]) -> bool:
+    """Whether the command is the condition of a loop nested in the iteration that probes the
+    process or its port (`while kill -0 $pid`, `until ! curl -s localhost:8000/health`): after a kill,
+    such a loop runs until the server has let go, as `wait` does."""
+    if len(around) <= len(loops) or command.line != around[-1][1]:
+        return False
+    words = command.words[1:] if command.words[:1] == ("!",) else command.words
+    return bool(words) and words[0].rsplit("/", 1)[-1] in _PROBES and (words[0] != "kill" or "-0" in words)
 
 
 def _is_kill(words: Sequence[str]) -> bool:

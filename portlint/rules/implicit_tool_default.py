@@ -21,7 +21,9 @@ as its value. One problem per command, at the command, naming every default
 left in force and the option to set. A command run in a container that keeps
 its own network namespace (a container of a pod spec, or a KubeRay group,
 without `hostNetwork: true`; a compose service without `network_mode: host`, or
-a script such a service mounts) is not judged: a port bound inside a
+a script such a service mounts; a command run through `docker exec`, `docker run`
+without `--network host`, `docker compose exec`/`run` or `kubectl exec`, its
+script string too) is not judged: a port bound inside a
 container's own network namespace is not this repository's port (the same
 principle as PL101's), its defaults meet no other service of the layout and no
 host's floor, and KubeRay's operator fills in the ports it depends on itself

@@ -19,10 +19,13 @@ range's bound, not the far end's port such as `--server-port` or
 or, in a shell loop, `cmd &`. The port is fixed when it is
 a literal (`MASTER_PORT`/`VLLM_PORT` set to one, `init_method="tcp://host:N"`,
 `--port N`, an engine's `port=N`), a name bound to one outside the loop (a
-constant, a parameter's default, `PORT=8000` in a script), or the server's own
-default. Teardowns: `destroy_process_group()`, `llm.shutdown()`, `del llm`
-plus `gc.collect()`, `proc.wait()`/`communicate()` (after a kill), `with
-Popen(...)`, `ctx.join()`, `wait $pid` in a shell loop; for `setUp`, in
+constant, a parameter's default, `PORT=8000` in a script, or set in the loop to
+the same literal every pass), or the server's own default. Teardowns:
+`destroy_process_group()`, `llm.shutdown()`, `del llm` plus `gc.collect()`,
+`proc.wait()`/`communicate()` (after a kill), `with Popen(...)`, `ctx.join()`,
+`wait $pid` in a shell loop (or, after the kill, a loop that polls the process
+or its port until it has gone: `while kill -0 $pid`, `while curl -s
+host:8000/health`); for `setUp`, in
 `tearDown`. A kill without a wait (`proc.terminate()`, `os.killpg(...)`,
 `pkill -f ...`) is no teardown: the process may still hold the port. Where the
 next iteration runs after one that raised (a parametrized test's next case, a
@@ -31,7 +34,11 @@ Starts and teardowns inside the module's own helpers called in the loop count,
 as do those of a closure it calls (a function defined inside another) and of a
 function a `threading.Thread(target=...)` runs; a thread runs on beside the
 iteration, so even a blocking run in it is a start, ended by stopping it and
-`thread.join()`. A shell loop that runs another script of the repository
+`thread.join()`. In a shell script, a function's commands run where a command
+calls it (`start_server() { vllm serve m --port 8100 & }` called in a loop, and
+stopped by another function's `kill`), not where it is defined; a heredoc's
+lines are the script it writes, never a loop of this one. A shell loop that
+runs another script of the repository
 (`bash x.sh`, `sh`, `./x.sh`, `source`, `.`; through scripts that run scripts)
 starts what that script leaves running when it returns: a server it put in the
 background on a fixed port and did not wait for (a bare `kill $PID` at its end

@@ -58,8 +58,10 @@ def extract(source: Source, names: NameFilter) -> Extraction:
     facts: Facts[Any] | None = None
     may_start, may_run = (not error and servers.may_start(source.data)), (not error and scripts.runs_a_script(source.data))
     if may_start or may_run:
-        placed = [(p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background)
-                  for p in sorted(scanner.placed, key=lambda found: found.offset)]
+        placed = scripts.executed([
+            (p.command, tuple((loop.kind, loop.line, loop.variable) for loop in p.loops), p.background, p.function)
+            for p in sorted(scanner.placed, key=lambda found: found.offset)
+        ])
         started = scripts.starts(placed) if may_start else ()
         launcher = scripts.launcher(placed) if may_start else None
         runs = scripts.runs(placed) if may_run else ()

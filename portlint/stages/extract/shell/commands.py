@@ -37,6 +37,32 @@ _ESCAPED = re.compile(r"\\(.)", re.S)
 _DQ_ESCAPED = re.compile(r"\\\r?\n|\\([$`\"\\])")
 _DOUBLED_BACKSLASH_NEWLINE = re.compile(r"\\\\(\r?\n)")
 _CLOSERS = frozenset("fi done esac }".split())
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")  # a function's name as bash takes it
+
+
+_CONTAINER_TOOLS = frozenset(("docker", "podman", "nerdctl"))
+_HOST_NETWORK = frozenset(("--network=host", "--net=host"))
+
+
+def in_container(words: tuple[str, ...]) -> bool:
+    """Whether the command runs what follows in a container's own network namespace: `docker exec`
+    (the container's network is not written here: portlint reports less), `docker run` without
+    `--network host`, `docker compose exec`/`run`, `kubectl exec` (a pod's)."""
+    at = 0
+    while at < len(words) and words[at] in ("sudo", "nohup", "time", "exec"):
+        at += 1
+    program = words[at].rsplit("/", 1)[-1] if at < len(words) else ""
+    rest = words[at + 1:]
+    if program == "kubectl":
+        return "exec" in rest[:3]
+    if program == "docker-compose" or program in _CONTAINER_TOOLS and rest[:1] == ("compose",):
+        return bool({"exec", "run"} & set(rest[:3]))
+    if program not in _CONTAINER_TOOLS or not rest or rest[0] not in ("exec", "run"):
+        return False
+    if rest[0] == "exec":
+        return True
+    joined = [f"{a}={b}" for a, b in zip(rest, rest[1:]) if a in ("--network", "--net")]
+    return not _HOST_NETWORK & {*rest, *joined}
 
 
 class Loop(NamedTuple):
@@ -52,6 +78,7 @@ class Placed(NamedTuple):
     command: Command
     loops: tuple[Loop, ...]
     background: bool
+    function: str = ""  # the function whose body holds it (`name() { ...; }`): it runs where it is called
 
 
 class _Command:
@@ -80,6 +107,10 @@ class CommandReader(Lexer):
         self.loops: list[Loop] = []
         self.placed: list[Placed] = []
         self._background = False
+        # The `{ ... }` groups open around the command: each the function it is the body of, or "".
+        self.braces: list[str] = []
+        self._defining = ""  # `name()` was just read: the `{` that follows opens its body
+        self.containers = 0  # inside the script string of a command run in a container (`docker exec c bash -c "..."`)
 
     @abstractmethod
     def _analyze(self, words: list[Word]) -> None:
@@ -139,10 +170,21 @@ class CommandReader(Lexer):
         self._background = False
 
     def _loop_words(self, words: list[Word]) -> None:
-        """Open or close loops by the reserved words a command starts with (`while`, `for x in`, `done`)."""
+        """Open or close loops by the reserved words a command starts with (`while`, `for x in`, `done`),
+        and the `{ ... }` groups (a function's body, after `name()` or `function name`)."""
+        defining, self._defining = self._defining, ""
+        if len(words) >= 2 and self._text(words[0]) == "function" and self._text(words[-1]) == "{":
+            defining = self._text(words[1]).removesuffix("()")  # `function name {`
+            words = words[-1:]
         for k, word in enumerate(words):
             text = self._text(word)
-            if text in ("while", "until"):
+            if text == "{":
+                self.braces.append(defining)
+                defining = ""
+            elif text == "}":
+                if self.braces:
+                    self.braces.pop()
+            elif text in ("while", "until"):
                 self.loops.append(Loop(text, self.source.position(word.start)[0], ""))
             elif text in ("for", "select"):
                 variable = self._text(words[k + 1]) if k + 1 < len(words) else ""
@@ -171,13 +213,28 @@ class CommandReader(Lexer):
         words = command.words
         if words and words[-1].end == i and self.s[i - 1] == "=":
             return self._array(i)
+        defining = self._defines(i, words)
         if self.s.startswith("((", i, self.limit) and (not words or self._text(words[-1]) == "for"):
             end = self._arithmetic_end(i + 2)
             if end is not None and end > 0:  # an arithmetic command `(( ... ))`, no site
                 return end
+        if defining:
+            command.words = []  # a definition, not a run of the function
         self._end(command)
+        if defining:
+            self._defining = defining
         command.depth += 1
         return i + 1
+
+    def _defines(self, i: int, words: list[Word]) -> str:
+        """The function `name()` (or `function name()`) defines, where the `(` at `i` is its `()`; else ""."""
+        if not 1 <= len(words) <= 2 or len(words) == 2 and self._text(words[0]) != "function":
+            return ""
+        name = self._text(words[-1])
+        j = i + 1
+        while j < self.limit and self.s[j] in " \t":
+            j += 1
+        return name if self.s.startswith(")", j, self.limit) and _NAME.fullmatch(name) else ""
 
     def _array(self, i: int) -> int:
         """Skip the elements of `NAME=(...)`; they are no sites."""
@@ -224,22 +281,22 @@ class CommandReader(Lexer):
         """
         body = self.s[start:end]
         script = body if quoted else _DOUBLED_BACKSLASH_NEWLINE.sub(r" \\\1", body)
-        saved = self.s, self.commands_only
+        saved = self.s, self.commands_only, self.loops, self.braces
         if script != body:
             self.s = self.s[:start] + script + self.s[end:]
-        self.commands_only = True
+        self.commands_only, self.loops, self.braces = True, list(self.loops), list(self.braces)
         try:
             self._nested(start, end, inline=True)
-        finally:
-            self.s, self.commands_only = saved
+        finally:  # a loop or group the body opens is the written script's (or its Python's), never this one's
+            self.s, self.commands_only, self.loops, self.braces = saved
 
     def _record(self, words: list[Word]) -> None:
         """Keep a simple command for the code-pattern rules: assignments in front apart."""
         k = 0
         while k < len(words) and (self._text(words[k]) in RESERVED or self._text(words[k]) in _CLOSERS):
             k += 1
-        if k == len(words):
-            return
+        if k == len(words) or self._text(words[k]) == "function" and self.braces and self._text(words[-1]) == "{":
+            return  # nothing run, or the head of a definition (`function name {`)
         start, assignments = words[k].start, []
         while k < len(words) and (assignment := self._assignment(words[k])) is not None:
             assignments.append((assignment[0], self._unquoted(assignment[1])))
@@ -247,9 +304,11 @@ class CommandReader(Lexer):
         line, column = self.source.position(start)
         end_line, end_column = self.source.position(words[-1].end)
         words_text = tuple(self._unquoted(word.parts) for word in words[k:])
-        command = Command(self.source.path, line, column, words_text, tuple(assignments), end_line, end_column)
+        command = Command(self.source.path, line, column, words_text, tuple(assignments), end_line, end_column,
+                          pod_network=self.containers > 0 or in_container(words_text))
         self.commands.append((start, command))
-        self.placed.append(Placed(start, command, tuple(self.loops), self._background))
+        function = next((name for name in reversed(self.braces) if name), "")
+        self.placed.append(Placed(start, command, tuple(self.loops), self._background, function))
 
     def _unquoted(self, parts: tuple[Part, ...]) -> str:
         """A word as the command receives it, quotes and escapes removed, expansions as written."""

@@ -25,7 +25,7 @@ from portlint.model.sites import Site
 from portlint.model.source import Source
 from portlint.stages.extract import prose, suppression_in
 from portlint.stages.extract.shell.arithmetic import evaluate
-from portlint.stages.extract.shell.commands import RESERVED, CommandReader
+from portlint.stages.extract.shell.commands import RESERVED, CommandReader, in_container
 from portlint.stages.extract.shell.lexer import ARITH, DQ, LIT, LITERALS, NAME_START, PARAM, Part, Word, rest
 
 _DECLARATIONS = frozenset("export local readonly declare typeset".split())
@@ -36,6 +36,8 @@ _OVERRIDE = re.compile(r"\+{0,2}([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)="
 _PYTHON_RUNNERS = re.compile(r"python[0-9.]*|torchrun|deepspeed")
 _PYTHON_LAUNCHERS = {"uv": "run", "accelerate": "launch"}
 _PRINTERS = frozenset(("echo", "printf", ":"))
+_WRAPPERS = frozenset(("nohup", "exec", "time", "sudo", "command"))
+_SUBCOMMAND = re.compile(r"[a-z][a-z0-9_-]*")  # `serve` of `vllm serve`: not an option, a path or a value
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
 _SSH_OPTIONS_WITH_ARGUMENT = frozenset("BbcDEeFIiJLlmOopQRSWw")
 
@@ -52,6 +54,7 @@ class SiteReader(CommandReader):
         self.suppressions: list[Suppression] = []
         self.doc_sites: list[Site] = []  # layout statements in comments (PL501)
         self.wanted: dict[str, bool] = {}
+        self.program = ""  # the program of the command being read (`_program`)
 
     def sites(self) -> tuple[Site, ...]:
         found = [*self.literals.values(), *self._derived_sites(), *self.doc_sites]
@@ -77,7 +80,24 @@ class SiteReader(CommandReader):
             k = self._declared(words, k + 1)
         elif command == "env":
             k = self._assignments(words, k + 1, skip_options=True)
+        self.program = self._program(words, k)
         self._arguments(words, k)
+
+    def _program(self, words: list[Word], k: int) -> str:
+        """What a command's options belong to (their sites' scope): the program and its subcommand
+        (`vllm serve`, `ray start`), the module of `python -m`, the script Python runs."""
+        texts = [self._unquoted(word.parts) for word in words[k:k + 4]]
+        while texts and texts[0] in _WRAPPERS:
+            texts = texts[1:]
+        if not texts:
+            return ""
+        first = texts[0].rsplit("/", 1)[-1]
+        second = texts[1] if len(texts) > 1 else ""
+        if _PYTHON_RUNNERS.fullmatch(first) and second == "-m" and len(texts) > 2:
+            return f"python -m {texts[2]}"
+        if _PYTHON_RUNNERS.fullmatch(first) and second.endswith(".py"):
+            return second.rsplit("/", 1)[-1]
+        return f"{first} {second}" if _SUBCOMMAND.fullmatch(second) else first
 
     def _assignments(self, words: list[Word], k: int, skip_options: bool) -> int:
         """Read assignment words from `k` (past `-x` options when asked); return where they stop."""
@@ -108,7 +128,11 @@ class SiteReader(CommandReader):
             option = self._option(word) if k != script else None
             override = self._override(word) if python < k and option is None else None
             if k == script:
+                contained, program = in_container(tuple(self._unquoted(w.parts) for w in words[:k])), self.program
+                self.containers += contained
                 self._inline(word)
+                self.containers -= contained
+                self.program = program
             elif override is not None:
                 self._value(*override, kind="yaml")
             elif option is None:
@@ -297,7 +321,8 @@ class SiteReader(CommandReader):
     ) -> Site:
         line, column = self.source.position(start)
         end_line, end_column = self.source.position(end)
-        scope = name.rsplit(".", 1)[0] if kind == "yaml" else ""  # a key's parent, as in a YAML file
+        # A key's parent, as in a YAML file; an option's program (`vllm serve`: its `--port` is not lmcache's).
+        scope = name.rsplit(".", 1)[0] if kind == "yaml" else self.program if name.startswith("--") else ""
         return Site(
             self.source.path, line, column, start, end, kind, name, value, role_of(name),
             aliases=aliases, scope=scope, derived=derived, end_line=end_line, end_column=end_column,
