@@ -455,3 +455,25 @@ def test_a_literal_added_to_an_unknown_is_no_band_and_a_band_never_claims_it_as_
     ]
     assert "disagree" not in (tmp_path / ".portlint.yaml").read_text()
     assert problems == []
+
+
+def test_two_servers_of_one_script_are_not_one_service_and_one_name_in_one_file_is_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A script's `--port` belongs to the program it is given to: the cache server's 5555 and vLLM's 8000
+    are two services, not one that disagrees. A selector names sites by name and files, so neither
+    pair (nor the prefiller's and decoder's `--port` of one program) can be two bands without the
+    first calling the second drift: init leaves them out, and names no band that is not there.
+    Another script's lone `--port` is still a band."""
+    _write(tmp_path, {
+        "examples/offload.sh": "#!/bin/bash\nlmcache_server --host 0.0.0.0 --port 5555 &\nvllm serve m --port 8000 &\nwait\n",
+        "examples/disagg.sh": "#!/bin/bash\nvllm serve m --port 8100 &\nvllm serve m --port 8200 &\nwait\n",
+        "examples/router.sh": "#!/bin/bash\npython -m router.serve --port 9100\n",
+    })
+    problems = _init_and_check(tmp_path, monkeypatch, capsys)
+    bands = load_config(tmp_path / ".portlint.yaml", tmp_path).bands
+    assert [(b.name, b.span, [(s.name, s.files) for s in b.sites], b.shares_with) for b in bands] == [
+        ("router-port", "9100", [("--port", ("examples/router.sh",))], ()),
+    ]
+    assert "disagree" not in (tmp_path / ".portlint.yaml").read_text()
+    assert problems == []

@@ -186,9 +186,23 @@ def _split(group: Group) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]
         ranges = [r for r in group.ranges if _span(r) == span]
         singles = [s for s in group.singles if _span(s) == span or (group.ranges and index == 0)]
         parts.append((Group(group.name, group.generic, ranges, singles, pinned=shared), span, ()))
+    parts = _told_apart(parts)
+    if len(parts) == 1:
+        return [(parts[0][0], parts[0][1], ())]
     if _one_definition(part for part, _, _ in parts):
         return parts  # one service whose sites disagree: a person decides (`disagreements`)
     return _services(group, parts)
+
+
+def _told_apart(parts: list[tuple[Group, tuple[int, int], tuple[str, ...]]]
+                ) -> list[tuple[Group, tuple[int, int], tuple[str, ...]]]:
+    """The parts a config can tell apart: a selector names sites by name and files, so values
+    written under one name in one file (two servers' `--port` in one script, a prefiller's and a
+    decoder's) cannot be two bands, nor one band without calling one of them drift: neither is
+    described (a person who knows which is which can)."""
+    places = [{(site.name, site.path) for site in part.sites} for part, _, _ in parts]
+    shared = {i for i, mine in enumerate(places) for j, other in enumerate(places) if i != j and mine & other}
+    return [part for index, part in enumerate(parts) if index not in shared]
 
 
 def _one_definition(parts: Iterable[Group]) -> bool:
@@ -199,7 +213,7 @@ def _one_definition(parts: Iterable[Group]) -> bool:
     two deployments, each with its value: not a disagreement."""
     found = [(
         {_definition(site) for site in part.sites}, {site.kind for site in part.sites},
-        {site.path for site in part.sites if site.kind != "yaml"},
+        {(site.path, _program(site)) for site in part.sites if site.kind != "yaml"},
         {PurePosixPath(site.path).parent for site in part.sites},
     ) for part in parts]
     return any(
@@ -228,7 +242,13 @@ def _definition(site: Site) -> tuple[str, str, str]:
     leaf = name.rsplit(".", 1)[-1]
     folders = site.path.split("/")[:-1]
     where = "/".join(folders) if not _words(leaf) else folders[0] if folders else ""
-    return site.kind, leaf, where
+    return site.kind, leaf, f"{where} {_program(site)}".rstrip()
+
+
+def _program(site: Site) -> str:
+    """The program a script's option is given to (`vllm serve`, `lmcache_server`): two programs'
+    `--port` in one script are two services' ports."""
+    return site.scope if site.kind == "shell" and site.name.startswith("--") else ""
 
 
 def _services(group: Group, parts: list[tuple[Group, tuple[int, int], tuple[str, ...]]]
@@ -275,7 +295,7 @@ def _contexts(site: Site) -> list[list[str]]:
     """What encloses a site, nearest first, each level's telling words: its parent keys (YAML), its
     class (Python: a function says what uses a port, not what serves it), then its folders (not
     the file: a file says where, not what)."""
-    levels: list[list[str]] = []
+    levels: list[list[str]] = [words] if (words := [w for w in _words(_program(site)) if w not in _CONTEXT_FILLER]) else []
     head = _INDEX.sub("", site.name).lstrip("-").rpartition(".")[0]
     scopes = head.split(".") if site.kind == "yaml" and head else \
         [part for part in (site.scope.split(".") if site.scope else []) if part[:1].isupper()]  # classes, not functions
