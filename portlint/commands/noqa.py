@@ -25,7 +25,9 @@ comment added to a line: mdformat deletes one at the end of a table row), a
 line where no comment is a comment (a string, a heredoc, a block scalar), a line
 holding a directive of another tool that a comment after it would break
 (`# yamllint disable-line ...` must be the line's whole comment; `# fmt: skip`
-its last), and a file whose comments changed what portlint finds. The baseline
+its last), a Python line the comment would make longer than the repository's
+linter allows (ruff's `line-length` where its config selects E501, flake8's
+`max-line-length`), and a file whose comments changed what portlint finds. The baseline
 keeps its entries that still set aside a problem, drops the others (PL002
 reports them meanwhile), and is written only when it has an entry or exists.
 """
@@ -35,6 +37,7 @@ import ast
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 from portlint.config import baseline as baselines
@@ -125,8 +128,10 @@ def suppress(current: Session, files: Mapping[str, FileState], problems: list[Pr
             pending[problem.path].append(problem)
     handled: dict[str, list[Problem]] = {}
     lines: dict[str, int] = {}
+    limit = python_line_length(current.prepared.config.root) if any(
+        files[path].kind == "python" for path in pending) else None
     for path, items in sorted(pending.items()):
-        state, done, refusals = _annotate(current, files[path], items)
+        state, done, refusals = _annotate(current, files[path], items, limit if files[path].kind == "python" else None)
         files[path] = state
         handled[path], lines[path] = [p for p, _ in done], len({line for _, line in done})
         refused += refusals
@@ -219,10 +224,11 @@ def _identity(problem: Problem) -> tuple[str, int, int, str, str]:
 
 
 def _annotate(
-    current: Session, state: FileState, problems: list[Problem],
+    current: Session, state: FileState, problems: list[Problem], limit: int | None = None,
 ) -> tuple[FileState, list[tuple[Problem, int]], list[tuple[Problem, str]]]:
     """Comment the file's problems one line at a time; a place that fails the checks is
-    refused and the problem's next place tried (a continued command's last line)."""
+    refused and the problem's next place tried (a continued command's last line). A line the
+    comment would make longer than `limit` (the repository's own line length) is refused too."""
     tried = {id(p): 0 for p in problems}
     waiting = list(problems)
     done: list[tuple[Problem, int]] = []
@@ -234,11 +240,11 @@ def _annotate(
             if tried[id(problem)] < len(places):
                 by_line[places[tried[id(problem)]]].append(problem)
             else:
-                refused.append((problem, _why_not(problem, state.kind)))
+                refused.append((problem, _why_not(problem, state.kind, limit)))
         waiting = []
         for line, group in sorted(by_line.items()):
             codes = tuple(sorted({p.code for p in group}))
-            after = _commented(current, state, line, codes)
+            after = _commented(current, state, line, codes, limit)
             if after is None:
                 for problem in group:
                     tried[id(problem)] += 1
@@ -254,17 +260,20 @@ def _places(problem: Problem) -> list[int]:
     return list(dict.fromkeys((problem.line, max(problem.line, problem.end_line))))
 
 
-def _why_not(problem: Problem, kind: str) -> str:
+def _why_not(problem: Problem, kind: str, limit: int | None = None) -> str:
     where = "its line" if problem.end_line <= problem.line else "its first or last line"
     inside = {
         "yaml": "a string or block scalar", "shell": "a string or heredoc", "python": "a string",
         "markdown": "code or a table cell",
     }.get(kind, "content")
-    return f"a comment at the end of {where} would be inside {inside} or break the line"
+    longer = f", make it longer than the repository's line length ({limit})" if limit else ""
+    return f"a comment at the end of {where} would be inside {inside}{longer} or break the line"
 
 
-def _commented(current: Session, state: FileState, line: int, codes: tuple[str, ...]) -> FileState | None:
-    """The file with the codes' suppression on `line`, if the file's parser agrees it is one."""
+def _commented(current: Session, state: FileState, line: int, codes: tuple[str, ...],
+               limit: int | None = None) -> FileState | None:
+    """The file with the codes' suppression on `line`, if the file's parser agrees it is one and
+    the line stays within `limit` characters (where it was)."""
     data = state.data
     existing = [s for s in state.extraction.suppressions if s.line == line]
     if any(not s.codes or set(codes) <= set(s.codes) for s in existing):
@@ -292,10 +301,77 @@ def _commented(current: Session, state: FileState, line: int, codes: tuple[str, 
         gap = b"" if not content.strip() else b" " if state.kind == "markdown" else b"  "
         edit = Edit(at, at, gap + added.encode())
         span = (at + len(gap), at + len(gap) + len(added.encode()))
-    after = current.extract(state.path, state.kind, apply(data, [edit]))
+    changed = apply(data, [edit])
+    if limit is not None and _longer_than(_line(changed, line), limit) and not _longer_than(_line(data, line), limit):
+        return None  # the repository's linter would report the line the comment made too long
+    after = current.extract(state.path, state.kind, changed)
     if not _agrees(state, after, line, codes, span):
         return None
     return after
+
+
+def _longer_than(line: bytes, limit: int) -> bool:
+    return len(line.rstrip(b"\r").decode("utf-8", "replace")) > limit
+
+
+# -- the repository's own line length (its Python linter's) --------------------------------
+_RUFF_FILES = ("ruff.toml", ".ruff.toml")
+_FLAKE8_FILES = (".flake8", "setup.cfg", "tox.ini")
+_RUFF_DEFAULT, _FLAKE8_DEFAULT = 88, 79
+
+
+def python_line_length(root: Path) -> int | None:
+    """The line length the repository's Python linter holds lines to, where it checks it: ruff's
+    `line-length` (88 unset) where its config selects E501 (`E501`, `E5`, `E` or `ALL`), else
+    flake8's `max-line-length` (79 unset) where a flake8 section is configured; None where
+    neither checks line length. Only the root's files are read."""
+    for name in (*_RUFF_FILES, "pyproject.toml"):
+        config = _toml(root / name)
+        ruff = config.get("tool", {}).get("ruff") if name == "pyproject.toml" else config or None
+        if isinstance(ruff, dict):
+            found = ruff.get("lint")
+            lint: dict = found if isinstance(found, dict) else {}
+            chosen = [*_codes(ruff, "select"), *_codes(ruff, "extend-select"), *_codes(lint, "select"),
+                      *_codes(lint, "extend-select")]
+            if any(code in ("E501", "E50", "E5", "E", "ALL") for code in chosen):
+                length = ruff.get("line-length", _RUFF_DEFAULT)
+                return length if isinstance(length, int) and length > 0 else _RUFF_DEFAULT
+            return None
+    for name in _FLAKE8_FILES:
+        length = _flake8_length(root / name)
+        if length is not None:
+            return length
+    return None
+
+
+def _toml(path: Path) -> dict:
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            found = tomllib.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _codes(table: dict, key: str) -> list[str]:
+    found = table.get(key, [])
+    return [code for code in found if isinstance(code, str)] if isinstance(found, list) else []
+
+
+def _flake8_length(path: Path) -> int | None:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, configparser.Error):
+        return None
+    if not parser.has_section("flake8"):
+        return None
+    value = parser.get("flake8", "max-line-length", fallback=parser.get("flake8", "max_line_length", fallback=""))
+    return int(value) if value.strip().isdigit() and int(value) > 0 else _FLAKE8_DEFAULT
 
 
 def _line_end(data: bytes, line: int) -> int | None:

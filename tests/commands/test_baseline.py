@@ -14,6 +14,7 @@ import pytest
 from mypy.fastparse import parse_type_ignore_tag
 
 from portlint.cli import main
+from portlint.commands.noqa import python_line_length
 from portlint.config.baseline import NAME
 
 LAYOUT = "bands:\n  master:\n    range: 1400-1999\n    sites: [master_port, MASTER_PORT]\n"
@@ -151,3 +152,41 @@ def test_nothing_to_set_aside_writes_no_baseline(
     repo = _repo(tmp_path, {"a.yaml": "master_port: 40000\n"})
     assert _run(repo, monkeypatch, capsys, "--add-noqa", "--quiet")[0] == 0
     assert not (repo / NAME).exists()
+
+
+def test_a_comment_never_makes_a_line_longer_than_the_repositorys_linter_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The repository's ruff selects E501 at 60 characters: a line the comment would take past that
+    goes to the baseline, a short one takes the comment, and ruff (the real one, with the
+    repository's config) passes before and after."""
+    pyproject = '[tool.ruff]\nline-length = 60\n\n[tool.ruff.lint]\nselect = ["E", "F"]\n'
+    code = (
+        "MASTER_PORT = 40000\n"
+        "EVALUATION_CLUSTER_MASTER_PORT = 40001  # eval cluster\n"
+    )
+    repo = _repo(tmp_path, {"pyproject.toml": pyproject, "ports.py": code})
+    ruff = [_tool("ruff"), "check", "--output-format", "concise", "ports.py"]
+    assert subprocess.run(ruff, cwd=repo, capture_output=True).returncode == 0
+    assert _run(repo, monkeypatch, capsys, "--add-noqa", "--quiet")[0] == 0
+    assert (repo / "ports.py").read_text() == code.replace("= 40000\n", "= 40000  # portlint: ignore[PL101]\n")
+    assert subprocess.run(ruff, cwd=repo, capture_output=True).returncode == 0
+    assert [line.split("\t")[:2] for line in (repo / NAME).read_text().splitlines() if line[:1] != "#"] == [
+        ["PL101", "ports.py"],
+    ]
+    assert _run(repo, monkeypatch, capsys)[:2] == (0, "All checks passed!\n")
+
+
+@pytest.mark.parametrize("files, length", [
+    ({"pyproject.toml": '[tool.ruff.lint]\nextend-select = ["E501"]\n'}, 88),
+    ({"ruff.toml": 'line-length = 100\n[lint]\nselect = ["ALL"]\n'}, 100),
+    ({"pyproject.toml": "[tool.ruff]\nline-length = 100\n"}, None),  # ruff's defaults do not check E501
+    ({"setup.cfg": "[flake8]\nmax-line-length = 120\n"}, 120),
+    ({".flake8": "[flake8]\nignore = W503\n"}, 79),
+    ({"setup.cfg": "[metadata]\nname = x\n"}, None),
+    ({"pyproject.toml": "not toml ["}, None),
+])
+def test_the_line_length_is_the_linters_where_it_checks_one(tmp_path: Path, files: dict[str, str], length: int | None) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert python_line_length(tmp_path) == length
