@@ -56,7 +56,7 @@ def test_every_helper_is_found_by_the_byte_test_and_its_words_are_needles() -> N
 def test_the_rules_document_every_helper_of_the_table() -> None:
     """`portlint rule PL601`/`PL602` list each helper under its package (an entry `  pkg, other: names`)."""
     for rule in (toctou_probe, ephemeral_fallback):
-        listed = (rule.__doc__ or "").split("Library helpers:", 1)[1].split("\nWhy:", 1)[0]
+        listed = (rule.__doc__ or "").split("Helpers of other modules and libraries:", 1)[1].split("\nWhy:", 1)[0]
         entries = re.split(r"\n  (?=\w[\w, ]*:)", listed)[1:]
         for helper in HELPERS:
             name = f"{helper.owner}.{helper.name}" if helper.owner else helper.name

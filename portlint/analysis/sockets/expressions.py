@@ -410,6 +410,8 @@ class Evaluator(ABC):
         else:
             self.eval(func, state)
             name = ""
+        if dotted(func) in _ENV_GETTERS:  # `os.environ.get("MASTER_PORT", str(port))`: the default, or the variable's
+            return positional[1][1] if len(positional) > 1 else keywords.get("default", (func, NOTHING))[1]
         made = self._constructed(node, name, positional, keywords, state)
         if made is not None:
             return made
@@ -418,7 +420,7 @@ class Evaluator(ABC):
         everything = NOTHING.union(*arguments)
         if name in CONVERSIONS:
             return everything
-        if name in QUIET or dotted(func).startswith("logging."):
+        if name in QUIET or dotted(func).startswith("logging.") or _logs(func, name):
             return NOTHING
         if name in STORING and isinstance(func, ast.Attribute):
             if not self.into_local(func.value, everything, state):
@@ -578,6 +580,15 @@ def _block_probe(call: ast.Call) -> tuple[ast.GeneratorExp | ast.ListComp | ast.
 
 def _target_name(generator: ast.comprehension) -> str:
     return generator.target.id if isinstance(generator.target, ast.Name) else ""
+
+
+_ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
+_LEVELS = frozenset(("debug", "info", "warning", "warn", "error", "exception", "critical", "fatal"))
+
+
+def _logs(func: ast.expr, name: str) -> bool:
+    """A logger's method named after a level (`logger.info_rank0`, `log.warning_once`): it only logs."""
+    return isinstance(func, ast.Attribute) and name.split("_", 1)[0] in _LEVELS
 
 
 def _called(name: ast.Name, tree: ast.expr) -> bool:

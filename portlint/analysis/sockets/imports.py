@@ -17,7 +17,7 @@ import re
 from collections.abc import Hashable
 
 from portlint.analysis.sockets.flow import Summary
-from portlint.analysis.sockets.values import Addr, Kind, Marker, Num, Param, Sock, Tup, Value
+from portlint.analysis.sockets.values import SCANNED_PORT, ZERO_PORT, Addr, Kind, Marker, Num, Param, Sock, Tup, Value
 from portlint.analysis.tree import imports_of, module_names
 from portlint.model.records import Struct
 from portlint.tables import port_helpers
@@ -85,19 +85,40 @@ def export(name: str, summary: Summary) -> Export | None:
             return Tup(tuple(frozenset(x for x in map(value, items) if x is not None) for items in v.items))
         return v if isinstance(v, (Param, Marker)) else None
 
+    released, item = _released(summary)
     returns = frozenset(x for x in (value(v) for v in summary.returns) if x is not None)
     # Only what can change a caller: a socket returned open (a dead one's number is dropped at the call),
     # or a parameter the helper binds, releases or probes.
     returned = tuple(sorted(((sid_of(sid), tuple(sorted({k for _, k in binds}, key=repr)), alive)
                              for sid, (binds, alive) in summary.returned_socks.items() if binds and alive), key=repr))
-    if not (summary.param_binds or summary.param_releases or summary.probes or returned):
+    if not (summary.param_binds or summary.param_releases or summary.probes or returned or released):
         return None
     return Export(
         name, tuple(summary.params), tuple(sorted(summary.defaults.items())), returns, returned,
         tuple(sorted((i, tuple(sorted(kinds, key=repr))) for i, kinds in summary.param_binds.items())),
         tuple(sorted(summary.param_releases)), tuple(sorted(summary.param_holds)), tuple(sorted(summary.probes)),
         tuple(sorted(summary.probe_polarity.items())),
+        released=released, released_item=item, library=f"{name}()" if released else "",
     )
+
+
+def _released(summary: Summary) -> tuple[str, int]:
+    """(kind, item) where the function returns the number of a socket it bound to 0 or to a scanned
+    port and released (the number itself: item -1; an item of a returned tuple); ("", -1) otherwise.
+    A caller in another module is then judged as a caller of a library's helper that does the same:
+    the number it hands on is a released one (the helper is reported where it lets the port go)."""
+    for violation in summary.violations:
+        if violation.escape.how != "return" or violation.kind not in (ZERO_PORT, SCANNED_PORT):
+            continue
+        number = Num(violation.sid)
+        for returned in summary.returns:
+            if returned == number:
+                return violation.kind, -1
+            if isinstance(returned, Tup):
+                for index, items in enumerate(returned.items):
+                    if number in items:
+                        return violation.kind, index
+    return "", -1
 
 
 # -- imports -----------------------------------------------------------------------
@@ -136,7 +157,8 @@ class Repository:
                 if export_name.startswith(name + "."):
                     method = export_name[len(name) + 1:]
                     found[f"{local}.{method}"] = External(inner)
-                    found["." + method] = External(inner)  # called on an instance: `self.worker.method(...)`
+                    if not inner.released:  # a number is judged only through a call that names its class
+                        found["." + method] = External(inner)  # called on an instance: `self.worker.method(...)`
             for export_name, inner in self.module(f"{module}.{name}").items():  # `from pkg import net`
                 found[f"{local}.{export_name}"] = External(inner)
         return found

@@ -19,10 +19,15 @@ far end, `remote_port`, `target_port`, `peer_port`; a port written beside a peer
 host in one mapping, `{host: redis-master, port: 6379}`, where a wildcard,
 loopback or empty address beside it means a listener). Where portlint cannot
 tell, it reports less.""",
-    "library-helpers": """Library helpers: a call of a helper of the table portlint/tables/port_helpers.yaml
-(each entry says where its behaviour comes from) is judged as a call of the
-repository's own helper that does the same; the caller that hands the number on
-is reported:
+    "library-helpers": """Helpers of other modules and libraries: a function of another module of the
+repository that returns the number of a socket it bound (to 0, or to a scanned
+port) and released is reported where it releases it, and each caller that
+hands that number on is reported too (`port = free_port()` then
+`Popen([..., str(port)])`, also through `os.environ.get("X", str(port))`); a
+call through an instance (`batch.init_new()`) is followed only where the
+call names the helper's class. A call of a helper of the table
+portlint/tables/port_helpers.yaml (each entry says where its behaviour comes
+from) is judged the same way; the caller that hands the number on is reported:
   vllm: get_open_port, get_open_ports_list (a released port-0 number);
     get_distributed_init_method, get_tcp_uri (carry the number on)
   sglang: get_free_port, get_open_port, find_free_port (a released port-0
