@@ -44,7 +44,9 @@ _DECLARATIONS = frozenset(("export", "local", "declare", "readonly", "typeset"))
 
 
 # A command that runs a script of the repository, as the bytes spell it: the test before any scan.
-_RUNS_A_SCRIPT = re.compile(rb"(?:bash|sh|source|\.)[ \t]+(?:-\w+[ \t]+)*[^\s;&|]+\.(?:sh|bash)\b|\./[^\s;&|/]|/[^\s;&|/]+\.(?:sh|bash)\b")
+_RUNS_A_SCRIPT = re.compile(rb"(?:bash|sh|source|\.)[ \t]+(?:-\w+[ \t]+)*(?:[^\s;&|]+\.(?:sh|bash)\b|[\"']?\$)"
+                            rb"|\./[^\s;&|/]|/[^\s;&|/]+\.(?:sh|bash)\b")
+_HELD = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a script path held in a variable: `bash "$SCRIPT"`
 _SHELLS = frozenset(("bash", "sh", "dash", "zsh"))
 _SOURCES = frozenset(("source", "."))
 _SCRIPT_DIR = re.compile(r"^(?:\$\(.*\)|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*)/")  # `$(dirname "$0")/`, `$DIR/`
@@ -269,6 +271,9 @@ def runs(placed: Sequence[Placed]) -> tuple[ScriptRun, ...]:
     found = []
     for at, (command, loops, _) in enumerate(placed):
         script, sourced = _script(command.words)
+        held = _HELD.fullmatch(script)
+        if held is not None:
+            script = _value_of(held.group(1), placed, at)
         if not script:
             continue
         spot = Spot(command.line, command.column, command.end_line or command.line, command.end_column or command.column)
@@ -284,11 +289,23 @@ def runs(placed: Sequence[Placed]) -> tuple[ScriptRun, ...]:
     return tuple(found)
 
 
+def _value_of(name: str, placed: Sequence[Placed], at: int) -> str:
+    """The script path a variable was last given before the command at `at` (`SCRIPT=eval/run.sh`,
+    also `$(dirname "$0")/run.sh`), where it is written out; "" where it is not."""
+    for command, _, _ in reversed(placed[:at]):
+        value = _assigned(command, name)
+        if value is not None:
+            rest = _SCRIPT_DIR.sub("", value)
+            return value if rest.endswith((".sh", ".bash")) and "$" not in rest else ""
+    return ""
+
+
 def _script(words: tuple[str, ...]) -> tuple[str, bool]:
     """The script a command runs (as written) and whether it is sourced; ("", False) for none."""
     at = 0
-    while at < len(words) and words[at] in ("nohup", "exec", "time", "command"):
-        at += 1
+    while at < len(words) and (words[at] in ("nohup", "exec", "time", "command", "env")
+                               or at and words[0] == "env" and ("=" in words[at] or words[at].startswith("-"))):
+        at += 1  # wrappers, and `env`'s assignments and options
     if at >= len(words):
         return "", False
     first = words[at]
@@ -296,6 +313,8 @@ def _script(words: tuple[str, ...]) -> tuple[str, bool]:
         if "-c" in words[at + 1:]:
             return "", False  # `bash -c "..."`: a command string, scanned in place
         rest = [word for word in words[at + 1:] if not word.startswith("-")]  # `bash -x x.sh`
+        if rest and _HELD.fullmatch(rest[0]):
+            return rest[0], first in _SOURCES  # the variable's value, where the script gives it (`runs`)
         if rest and (rest[0].endswith((".sh", ".bash")) or "/" in rest[0]) and not rest[0].startswith("/") \
                 and not any(c.isspace() for c in _SCRIPT_DIR.sub("", rest[0])):
             return rest[0], first in _SOURCES

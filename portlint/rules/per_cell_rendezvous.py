@@ -39,7 +39,8 @@ calls it (`start_server() { vllm serve m --port 8100 & }` called in a loop, and
 stopped by another function's `kill`), not where it is defined; a heredoc's
 lines are the script it writes, never a loop of this one. A shell loop that
 runs another script of the repository
-(`bash x.sh`, `sh`, `./x.sh`, `source`, `.`; through scripts that run scripts)
+(`bash x.sh`, `sh`, `./x.sh`, `source`, `.`, also a path the script put in a
+variable, `bash "$SCRIPT"`; through scripts that run scripts)
 starts what that script leaves running when it returns: a server it put in the
 background on a fixed port and did not wait for (a bare `kill $PID` at its end
 does not wait); a port the loop gives a value per run (`PORT=$((8000 + i))
