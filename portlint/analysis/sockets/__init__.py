@@ -66,10 +66,13 @@ def calls_library_helpers(data: bytes) -> bool:
     return any("." not in local or local.encode() in data for local in port_helpers.imported(imports_of("", head)))
 
 
-def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None = None) -> Facts:
+def analyse(data: bytes, tree: ast.Module | None = None, externals: dict | None = None,
+            libraries: bool | None = None) -> Facts:
     """PL601/PL602's hand-offs of one file and the summaries it exports; `externals`: the functions of
-    other modules it imports (imports.External by the name it calls them)."""
-    libraries = calls_library_helpers(data)
+    other modules it imports (imports.External by the name it calls them); `libraries`: whether it
+    calls a library's helper, where the caller knows (`calls_library_helpers`)."""
+    if libraries is None:
+        libraries = calls_library_helpers(data)
     if not externals and not libraries and not _BINDS.search(data):
         return Facts()
     if tree is None:
@@ -138,28 +141,28 @@ def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple
 
     seen: dict[str, frozenset] = {}
     heads: dict[str, ast.Module | None] = {}  # path -> its import statements' tree
-    trees: dict[str, ast.Module | None] = {}
+    libraries: dict[str, bool] = {}  # path -> whether it calls a library's helper
     for _ in range(MAX_ROUNDS):
         repository = Repository(exports)
-        changed = False
+        jobs: list[tuple[str, bytes, dict, bool]] = []
         for path, data, _ in files:
             if not repository.mentions(data):
                 continue
             if path not in heads:
                 heads[path] = _imports(data)
+                libraries[path] = calls_library_helpers(data)  # while its import tree is the one kept
             head = heads[path]
             externals = repository.externals(path, head) if head is not None else {}
             externals = {name: e for name, e in externals.items() if e.export not in exports.get(path, ())}
             key = frozenset((name, e.export) for name, e in externals.items())
             if not externals or seen.get(path) == key:
                 continue
-            if path not in trees:
-                trees[path] = _parse(data)
-            tree = trees[path]
-            if tree is None:
-                continue
             seen[path] = key
-            facts = analyse(data, tree, externals)
+            jobs.append((path, data, externals, libraries[path]))
+        changed = False
+        for (path, _, _, _), facts in zip(jobs, _analysed(jobs)):
+            if facts is None:
+                continue  # does not parse: the Python extractor reports it (PL001)
             if facts.handoffs or path in found:
                 found[path] = facts.handoffs
             if facts.exports != exports.get(path, ()):
@@ -168,6 +171,36 @@ def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple
         if not changed:
             break
     return found
+
+
+def _analysed(jobs: list[tuple[str, bytes, dict, bool]]) -> list[Facts | None]:
+    """Each file's second analysis (with the helpers it imports), None where it does not parse: by
+    this process and workers forked from it where the files are worth a pool (portlint.speed.pool;
+    each task parses its files whole and analyses them: neither trees nor inputs are sent)."""
+    from portlint.speed import pool
+
+    sizes = [len(data) for _, data, _, _ in jobs]
+    workers = pool.workers(sum(sizes)) if len(jobs) > 1 else 1
+    if workers <= 1:
+        return [_second(*job[1:]) for job in jobs]
+    order = sorted(range(len(jobs)), key=lambda i: -sizes[i])
+    split = pool.runs(order, [sizes[i] for i in order], pool.TASKS - 1)
+    pool.preload(_ANALYSIS_MODULES)
+    done = pool.run(len(split), lambda task: [(i, _second(*jobs[i][1:])) for i in split[task]], workers)
+    results: list[Facts | None] = [None] * len(jobs)
+    for task in done:
+        for i, facts in task:
+            results[i] = facts
+    return results
+
+
+# What a second analysis imports on first use: imported once before a pool forks.
+_ANALYSIS_MODULES = ("portlint.analysis.sockets.describe", "portlint.analysis.sockets.module")
+
+
+def _second(data: bytes, externals: dict, libraries: bool) -> Facts | None:
+    tree = _parse(data)
+    return analyse(data, tree, externals, libraries) if tree is not None else None
 
 
 def _binds_a_variable(tree: ast.Module, data: bytes) -> bool:
