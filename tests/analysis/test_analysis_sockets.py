@@ -8,6 +8,7 @@ import textwrap
 from types import SimpleNamespace
 from typing import NamedTuple
 
+import pytest
 from conftest import needs_sparse
 from msgspec import structs
 
@@ -1009,3 +1010,39 @@ def test_a_function_too_long_to_follow_is_left_out_and_the_others_are_still_judg
     shallow_bind = source.splitlines().index("        s.bind(('', 0))") + 1
     assert found(source) == [(shallow_bind, "PL602")]  # deep()'s race is missed, shallow()'s is not
     assert flow.MAX_STEPS < max(walked) <= flow.MAX_STEPS + 4 * flow.MAX_PATHS
+
+
+def test_the_second_analysis_gives_the_same_hand_offs_with_workers_as_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Callers of another module's released number are analysed a second time at the layout; where
+    the files are worth it, by forked workers: the same findings as one process."""
+    from portlint.analysis import sockets
+
+    helper = textwrap.dedent("""
+        import socket
+
+        def free_port():
+            with socket.socket() as sock:
+                sock.bind(("", 0))
+                return sock.getsockname()[1]
+    """).encode()
+    caller = textwrap.dedent("""
+        import subprocess
+        from pkg.net import free_port
+
+        def start{n}():
+            port = free_port()
+            return subprocess.Popen(["server", "--port", str(port)])
+    """)
+    files = [("pkg/net.py", helper, analyse(helper))]
+    files += [(f"pkg/run{n}.py", caller.format(n=n).encode() + b"#" * 200_000, None) for n in range(4)]
+
+    def found(workers: str) -> dict:
+        monkeypatch.setenv("PORTLINT_WORKERS", workers)
+        return {path: [(h.function, h.bound.at.line, h.handed.how, h.handed.text) for h in handed]
+                for path, handed in sockets.resolve(files).items()}
+
+    alone = found("1")
+    assert sorted(alone) == ["pkg/net.py", "pkg/run0.py", "pkg/run1.py", "pkg/run2.py", "pkg/run3.py"]
+    # passed to Popen, and returned inside the Popen object it made
+    assert alone["pkg/run2.py"] == [("start2", 6, "return", ""), ("start2", 6, "pass", "subprocess.Popen")]
+    assert found("2") == alone
