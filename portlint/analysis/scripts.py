@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 from portlint.model.extraction import Launcher, RepeatedStart, ScriptRun, Spot
+from portlint.model.records import replace
 from portlint.model.sites import Command
 from portlint.tables import servers
 
@@ -78,7 +80,7 @@ def executed(defined: Sequence[Defined]) -> list[Placed]:
         if item[3]:
             bodies.setdefault(item[3], []).append(item)
     if not bodies:
-        return [(command, loops, background) for command, loops, background, _ in defined]
+        return _held([(command, loops, background) for command, loops, background, _ in defined])
     found: list[Placed] = []
 
     def run(items: Iterable[Defined], around: tuple[Loop, ...], background_around: bool, calling: tuple[str, ...]) -> None:
@@ -90,7 +92,54 @@ def executed(defined: Sequence[Defined]) -> list[Placed]:
                 found.append((command, (*around, *loops), background_around or background))
 
     run((item for item in defined if not item[3]), (), False, ())
-    return found
+    return _held(found)
+
+
+def _held(placed: list[Placed]) -> list[Placed]:
+    """The commands a variable holds run where it is run: `$SERVER_CMD &`, `eval "$CMD &"`, `bash -c
+    "$CMD" &` run the words the script last gave it (`CMD="vllm serve m --port 8000"`), split as
+    the shell splits them, in the background where the run says so. (Only where the variable is
+    the whole command: `$PY serve.py` is a program held in a variable, PL603's to resolve.)"""
+    result = list(placed)
+    for at, (command, loops, background) in enumerate(placed):
+        held = _held_command(command.words)
+        if held is None:
+            continue
+        name, ampersand = held
+        value = _value_before(name, placed, at)
+        if value is None:
+            continue
+        try:
+            words = tuple(shlex.split(value))
+        except ValueError:
+            continue
+        if words[-1:] == ("&",):
+            words, ampersand = words[:-1], True
+        if words:
+            result[at] = (replace(command, words=words), loops, background or ampersand)
+    return result
+
+
+def _held_command(words: tuple[str, ...]) -> tuple[str, bool] | None:
+    """(variable, whether the run adds `&`) where the command runs what a variable holds."""
+    if words[:1] == ("eval",) and len(words) == 2:
+        text = words[1].strip()
+    elif len(words) == 1:  # also the string of `bash -c "$CMD"`, which the shell reader reads as a script
+        text = words[0]
+    else:
+        return None
+    ampersand = text.endswith("&") and not text.endswith("&&")
+    match = _HELD.fullmatch(text[:-1].rstrip() if ampersand else text)
+    return (match.group(1), ampersand) if match is not None else None
+
+
+def _value_before(name: str, placed: Sequence[Placed], at: int) -> str | None:
+    """The value the script last gave the variable before the command at `at`, as written."""
+    for command, _, _ in reversed(placed[:at]):
+        value = _assigned(command, name)
+        if value is not None:
+            return value
+    return None
 
 
 def starts(placed: Sequence[Placed]) -> tuple[RepeatedStart, ...]:

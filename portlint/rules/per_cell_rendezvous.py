@@ -37,7 +37,9 @@ iteration, so even a blocking run in it is a start, ended by stopping it and
 `thread.join()`. In a shell script, a function's commands run where a command
 calls it (`start_server() { vllm serve m --port 8100 & }` called in a loop, and
 stopped by another function's `kill`), not where it is defined; a heredoc's
-lines are the script it writes, never a loop of this one. A shell loop that
+lines are the script it writes, never a loop of this one; a command held in a
+variable (`CMD="vllm serve m --port 8000"`) runs where `$CMD &` or `eval "$CMD
+&"` runs it. A shell loop that
 runs another script of the repository
 (`bash x.sh`, `sh`, `./x.sh`, `source`, `.`, also a path the script put in a
 variable, `bash "$SCRIPT"`; through scripts that run scripts)
