@@ -106,7 +106,11 @@ def _released(summary: Summary) -> tuple[str, int]:
     """(kind, item) where the function returns the number of a socket it bound to 0 or to a scanned
     port and released (the number itself: item -1; an item of a returned tuple); ("", -1) otherwise.
     A caller in another module is then judged as a caller of a library's helper that does the same:
-    the number it hands on is a released one (the helper is reported where it lets the port go)."""
+    the number it hands on is a released one (the helper is reported where it lets the port go).
+    Not where another path hands back a socket still open (`get_free_port(with_alive_sock=True)`):
+    whether the caller gets a released number depends on how it calls, so the caller decides."""
+    if any(alive for _, alive in summary.returned_socks.values()):
+        return "", -1
     for violation in summary.violations:
         if violation.escape.how != "return" or violation.kind not in (ZERO_PORT, SCANNED_PORT):
             continue
