@@ -135,6 +135,7 @@ class Repository:
         for path in sorted(exports, key=lambda p: (p.count("/"), p)):
             for name in module_names(path):
                 self.modules.setdefault(name, []).append(path)
+        self.exporting: dict[str, list[tuple[str, str]]] | None = None  # `_reexported`'s index, made on first ask
         self.names = sorted({e.name.rsplit(".", 1)[-1].encode() for found in exports.values() for e in found})
         self.pattern = re.compile(rb"\b(?:" + b"|".join(map(re.escape, self.names)) + rb")\b")
 
@@ -169,8 +170,12 @@ class Repository:
 
     def _reexported(self, package: str, name: str) -> Export | None:
         """`from pkg import f` where pkg/__init__.py re-exports f from one of its modules."""
-        candidates = {paths[0] for dotted, paths in self.modules.items()
-                      if dotted.startswith(package + ".") and name in self.by_path[paths[0]]}
+        if self.exporting is None:  # each export's modules, by its name: a lookup is not a walk of them all
+            self.exporting = {}
+            for dotted, paths in self.modules.items():
+                for export_name in self.by_path[paths[0]]:
+                    self.exporting.setdefault(export_name, []).append((dotted, paths[0]))
+        candidates = {path for dotted, path in self.exporting.get(name, ()) if dotted.startswith(package + ".")}
         return self.by_path[candidates.pop()][name] if len(candidates) == 1 else None
 
 
