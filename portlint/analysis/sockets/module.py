@@ -188,6 +188,8 @@ class ModuleIndex:
         for attribute, values in summary.self_stores.items():
             kept = set()
             for value in values:
+                if isinstance(value, Num) and isinstance(value.sid, tuple) and value.sid[:1] in _RELEASED:
+                    continue  # a number whose socket a helper or probe let go: no other method can hold it
                 if isinstance(value, (Sock, Num)) and summary.sock_binds.get(value.sid):
                     sid = ("class", owner, name, value.sid)
                     socks[sid] = SockState(summary.sock_binds[value.sid], held=True)
@@ -196,6 +198,9 @@ class ModuleIndex:
                 seeds[f"self.{attribute}"] = frozenset(kept)
         return seeds, socks
 
+
+
+_RELEASED = (("library",), ("probe",))  # sids of the numbers a helper's call or a probe released (calls.py)
 
 
 class _Usage:
