@@ -341,12 +341,9 @@ def runs(placed: Sequence[Placed]) -> tuple[ScriptRun, ...]:
 def _value_of(name: str, placed: Sequence[Placed], at: int) -> str:
     """The script path a variable was last given before the command at `at` (`SCRIPT=eval/run.sh`,
     also `$(dirname "$0")/run.sh`), where it is written out; "" where it is not."""
-    for command, _, _ in reversed(placed[:at]):
-        value = _assigned(command, name)
-        if value is not None:
-            rest = _SCRIPT_DIR.sub("", value)
-            return value if rest.endswith((".sh", ".bash")) and "$" not in rest else ""
-    return ""
+    value = _value_before(name, placed, at) or ""
+    rest = _SCRIPT_DIR.sub("", value)
+    return value if rest.endswith((".sh", ".bash")) and "$" not in rest else ""
 
 
 def _script(words: tuple[str, ...]) -> tuple[str, bool]:
