@@ -44,6 +44,14 @@ _CONTAINER_TOOLS = frozenset(("docker", "podman", "nerdctl"))
 _HOST_NETWORK = frozenset(("--network=host", "--net=host"))
 
 
+_ENTERING = frozenset(("docker", "podman", "nerdctl", "kubectl", "docker-compose", "sudo", "nohup", "time", "exec"))
+
+
+def _may_enter(first: str) -> bool:
+    """The cheap test before `in_container`: the command's first word is a container tool or a wrapper."""
+    return first.rsplit("/", 1)[-1] in _ENTERING
+
+
 def in_container(words: tuple[str, ...]) -> bool:
     """Whether the command runs what follows in a container's own network namespace: `docker exec`
     (the container's network is not written here: portlint reports less), `docker run` without
@@ -305,7 +313,7 @@ class CommandReader(Lexer):
         end_line, end_column = self.source.position(words[-1].end)
         words_text = tuple(self._unquoted(word.parts) for word in words[k:])
         command = Command(self.source.path, line, column, words_text, tuple(assignments), end_line, end_column,
-                          pod_network=self.containers > 0 or in_container(words_text))
+                          pod_network=self.containers > 0 or bool(words_text) and _may_enter(words_text[0]) and in_container(words_text))
         self.commands.append((start, command))
         function = next((name for name in reversed(self.braces) if name), "")
         self.placed.append(Placed(start, command, tuple(self.loops), self._background, function))

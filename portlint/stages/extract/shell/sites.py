@@ -54,7 +54,8 @@ class SiteReader(CommandReader):
         self.suppressions: list[Suppression] = []
         self.doc_sites: list[Site] = []  # layout statements in comments (PL501)
         self.wanted: dict[str, bool] = {}
-        self.program = ""  # the program of the command being read (`_program`)
+        # The command being read, for its program (`_program`), worked out when an option needs it.
+        self.reading: tuple[list[Word], int] = ([], 0)
 
     def sites(self) -> tuple[Site, ...]:
         found = [*self.literals.values(), *self._derived_sites(), *self.doc_sites]
@@ -80,7 +81,7 @@ class SiteReader(CommandReader):
             k = self._declared(words, k + 1)
         elif command == "env":
             k = self._assignments(words, k + 1, skip_options=True)
-        self.program = self._program(words, k)
+        self.reading = (words, k)
         self._arguments(words, k)
 
     def _program(self, words: list[Word], k: int) -> str:
@@ -128,11 +129,11 @@ class SiteReader(CommandReader):
             option = self._option(word) if k != script else None
             override = self._override(word) if python < k and option is None else None
             if k == script:
-                contained, program = in_container(tuple(self._unquoted(w.parts) for w in words[:k])), self.program
+                contained, reading = in_container(tuple(self._unquoted(w.parts) for w in words[:k])), self.reading
                 self.containers += contained
                 self._inline(word)
                 self.containers -= contained
-                self.program = program
+                self.reading = reading
             elif override is not None:
                 self._value(*override, kind="yaml")
             elif option is None:
@@ -322,7 +323,7 @@ class SiteReader(CommandReader):
         line, column = self.source.position(start)
         end_line, end_column = self.source.position(end)
         # A key's parent, as in a YAML file; an option's program (`vllm serve`: its `--port` is not lmcache's).
-        scope = name.rsplit(".", 1)[0] if kind == "yaml" else self.program if name.startswith("--") else ""
+        scope = name.rsplit(".", 1)[0] if kind == "yaml" else self._program(*self.reading) if name.startswith("--") else ""
         return Site(
             self.source.path, line, column, start, end, kind, name, value, role_of(name),
             aliases=aliases, scope=scope, derived=derived, end_line=end_line, end_column=end_column,
