@@ -49,6 +49,7 @@ _DECLARATIONS = frozenset(("export", "local", "declare", "readonly", "typeset"))
 _RUNS_A_SCRIPT = re.compile(rb"(?:bash|sh|source|\.)[ \t]+(?:-\w+[ \t]+)*(?:[^\s;&|]+\.(?:sh|bash)\b|[\"']?\$)"
                             rb"|\./[^\s;&|/]|/[^\s;&|/]+\.(?:sh|bash)\b")
 _HELD = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")  # a script path held in a variable: `bash "$SCRIPT"`
+_SPREAD = re.compile(r"\$\{[^}]*\[[@*]\]\}|\$[@*]|\$\{[@*]\}")  # words an array or the arguments spread into
 _SHELLS = frozenset(("bash", "sh", "dash", "zsh"))
 _SOURCES = frozenset(("source", "."))
 _SCRIPT_DIR = re.compile(r"^(?:\$\(.*\)|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*)/")  # `$(dirname "$0")/`, `$DIR/`
@@ -174,6 +175,8 @@ def _fixed(started: servers.Started, command: Command, placed: Sequence[Placed],
            loop: Loop) -> tuple[int, str, int] | None:
     """(port, what fixes it, its line), or None where the loop may change it or nothing says which it is."""
     if not started.flag:
+        if any(_SPREAD.search(word) for word in command.words):
+            return None  # `"${args[@]}"`, `"$@"`: options portlint cannot read may set the port
         return started.server.default, "", command.line
     if started.port is not None:
         return started.port, started.flag, command.line
@@ -256,7 +259,10 @@ def _polls(command: Command, around: tuple[Loop, ...], loops: tuple[Loop, ...]) 
 
 
 def _is_kill(words: Sequence[str]) -> bool:
-    """A command that signals a process (`kill`, `pkill`, `killall`, under `sudo` too): no wait."""
+    """A command that signals a process (`kill`, `pkill`, `killall`, under `sudo` too): no wait.
+    `kill -0` (`-s 0`) sends no signal: it only asks whether the process is alive."""
+    if "-0" in words[1:3] or tuple(words[1:3]) == ("-s", "0"):
+        return False
     return words[0] in _KILLS or tuple(words[:2]) == ("sudo", "kill")
 
 

@@ -27,7 +27,10 @@ the same literal every pass), or the server's own default. Teardowns:
 or its port until it has gone: `while kill -0 $pid`, `while curl -s
 host:8000/health`); for `setUp`, in
 `tearDown`. A kill without a wait (`proc.terminate()`, `os.killpg(...)`,
-`pkill -f ...`) is no teardown: the process may still hold the port. Where the
+`pkill -f ...`) is no teardown: the process may still hold the port (`kill -0`
+stops nothing: it asks whether the process lives). A server's default is its
+port only where no option may set it: options spread from an array or the
+script's arguments (`"${args[@]}"`, `"$@"`) may, so nothing is reported. Where the
 next iteration runs after one that raised (a parametrized test's next case, a
 loop that catches what its body raises), a teardown must be in a `finally`.
 Starts and teardowns inside the module's own helpers called in the loop count,
