@@ -34,13 +34,16 @@ from portlint.analysis.sockets.values import (
     numbers_in,
     sockets_in,
 )
-from portlint.analysis.tree import FUNCTIONS, Located, is_int, names_in
+from portlint.analysis.tree import FUNCTIONS, Located, dotted, is_int, names_in
 from portlint.model.records import Struct, field, replace
 
 if TYPE_CHECKING:
     from portlint.analysis.sockets.module import ModuleIndex
 
 # Statements without statements inside (libcst's small statements).
+# Calls that never return: they raise (pytest's outcomes, SystemExit) or end the process.
+_NO_RETURN = frozenset(("pytest.skip", "pytest.fail", "pytest.exit", "pytest.xfail", "sys.exit", "os._exit",
+                        "os.abort", "exit", "quit"))
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Raise, ast.Break, ast.Continue,
            ast.Delete, ast.Global, ast.Nonlocal, ast.Assert)
 MAX_PATHS = 64  # beyond this the extra paths of a function are dropped (findings may be missed, never invented)
@@ -380,7 +383,12 @@ class Flow(Evaluator):
     # -- simple statements -----------------------------------------------------
     def exec_small(self, node: ast.stmt, state: State) -> list[State]:
         if isinstance(node, ast.Expr):
-            self.eval(node.value, state)
+            call = node.value
+            if isinstance(call, ast.Call) and dotted(call.func) in _NO_RETURN:
+                for argument in [*call.args, *(keyword.value for keyword in call.keywords)]:
+                    self.eval(argument, state)  # `sys.exit(main())`: main runs; the message is only shown
+                return []  # `pytest.skip(...)`, `sys.exit(...)`: the path ends there, as at a `raise`
+            self.eval(call, state)
         elif isinstance(node, ast.Assign):
             values = self.eval(node.value, state)
             for target in node.targets:
