@@ -321,6 +321,17 @@ def launcher(placed: Sequence[Placed]) -> Launcher | None:
     return None
 
 
+def left_by_loop(started: Sequence[RepeatedStart]) -> Launcher | None:
+    """The server a loop of the script starts on a fixed port and does not wait for (`starts`): its
+    last iteration's is left running, or only killed, when the script returns, so a loop that
+    runs the script meets it again (a sweep of configurations over a test script)."""
+    if not started:
+        return None
+    first = started[0]
+    return Launcher("", first.what, "server", first.port, first.fixed_by, first.fixed_line,
+                    stopped=first.stopped, stopped_by=first.stopped_by, stopped_line=first.stopped_line)
+
+
 def runs(placed: Sequence[Placed]) -> tuple[ScriptRun, ...]:
     """The commands that run a script of the repository, with the loop around each."""
     found = []
@@ -356,8 +367,9 @@ def _script(words: tuple[str, ...]) -> tuple[str, bool]:
     """The script a command runs (as written) and whether it is sourced; ("", False) for none."""
     at = 0
     while at < len(words) and (words[at] in ("nohup", "exec", "time", "command", "env")
-                               or at and words[0] == "env" and ("=" in words[at] or words[at].startswith("-"))):
-        at += 1  # wrappers, and `env`'s assignments and options
+                               or at and words[0] == "env" and ("=" in words[at] or words[at].startswith("-")
+                                                                or _SPREAD.fullmatch(words[at]) is not None)):
+        at += 1  # wrappers, and `env`'s assignments (also spread from an array) and options
     if at >= len(words):
         return "", False
     first = words[at]

@@ -48,8 +48,9 @@ runs another script of the repository
 variable, `bash "$SCRIPT"`; through scripts that run scripts)
 starts what that script leaves running when it returns: a server it put in the
 background on a fixed port and did not wait for (a bare `kill $PID` at its end
-does not wait); a port the loop gives a value per run (`PORT=$((8000 + i))
-bash x.sh`) is not fixed.
+does not wait), also in a loop of its own, whose last server it only killed;
+a port the loop gives a value per run (`PORT=$((8000 + i)) bash x.sh`) is not
+fixed.
 The message names the port, where it was fixed, the loop, and the missing
 teardown or the kill that does not wait.
 Not flagged: a port that changes per iteration (the loop's variable, computed

@@ -63,7 +63,7 @@ def extract(source: Source, names: NameFilter) -> Extraction:
             for p in sorted(scanner.placed, key=lambda found: found.offset)
         ])
         started = scripts.starts(placed) if may_start else ()
-        launcher = scripts.launcher(placed) if may_start else None
+        launcher = (scripts.launcher(placed) or scripts.left_by_loop(started)) if may_start else None
         runs = scripts.runs(placed) if may_run else ()
         if started or launcher or runs:
             facts = Facts(starts=started, launchers=(launcher,) if launcher else (), runs=runs)
