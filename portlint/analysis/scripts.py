@@ -42,6 +42,8 @@ Defined = tuple[Command, tuple[Loop, ...], bool, str]  # ... and the function wh
 _CALLS_DEEP = 4  # functions calling functions: followed this deep
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)(?::?-([0-9]+))?\}?")
 _KILLS = frozenset(("kill", "pkill", "killall"))
+# Words that run the command after them (`nohup vllm serve ...`): the shell reader skips them too.
+WRAPPERS = frozenset(("nohup", "exec", "time", "command", "sudo"))
 _DECLARATIONS = frozenset(("export", "local", "declare", "readonly", "typeset"))
 
 
@@ -107,11 +109,11 @@ def _held(placed: list[Placed]) -> list[Placed]:
         if held is None:
             continue
         name, ampersand = held
-        value = _value_before(name, placed, at)
-        if value is None:
+        found = _assignment_before(name, placed, at)
+        if found is None:
             continue
         try:
-            words = tuple(shlex.split(value))
+            words = tuple(shlex.split(found[0]))
         except ValueError:
             continue
         if words[-1:] == ("&",):
@@ -134,12 +136,13 @@ def _held_command(words: tuple[str, ...]) -> tuple[str, bool] | None:
     return (match.group(1), ampersand) if match is not None else None
 
 
-def _value_before(name: str, placed: Sequence[Placed], at: int) -> str | None:
-    """The value the script last gave the variable before the command at `at`, as written."""
+def _assignment_before(name: str, placed: Sequence[Placed], at: int) -> tuple[str, int] | None:
+    """The value the script last gave the variable before the command at `at`, as written, and the
+    line it gave it on."""
     for command, _, _ in reversed(placed[:at]):
         value = _assigned(command, name)
         if value is not None:
-            return value
+            return value, command.line
     return None
 
 
@@ -187,15 +190,15 @@ def _fixed(started: servers.Started, command: Command, placed: Sequence[Placed],
     name, default = match.group(1), match.group(2)
     if name == loop[2] or _set_in(name, placed, loop):
         return None  # the loop gives it a value of its own (a literal it assigns each pass is not one)
-    for command_before, _, _ in reversed(placed[:at]):
-        assigned = _assigned(command_before, name)
-        if assigned is not None:
-            number = _VARIABLE.fullmatch(assigned)
-            if assigned.isdigit() and 0 < int(assigned) < 65536:
-                return int(assigned), name, command_before.line
-            if number is not None and number.group(2):  # PORT=${PORT:-8000}
-                return int(number.group(2)), name, command_before.line
-            return None
+    found = _assignment_before(name, placed, at)
+    if found is not None:
+        assigned, line = found
+        number = _VARIABLE.fullmatch(assigned)
+        if assigned.isdigit() and 0 < int(assigned) < 65536:
+            return int(assigned), name, line
+        if number is not None and number.group(2):  # PORT=${PORT:-8000}
+            return int(number.group(2)), name, line
+        return None
     if default is not None and 0 < int(default) < 65536:
         return int(default), name, command.line
     return None
@@ -358,7 +361,8 @@ def runs(placed: Sequence[Placed]) -> tuple[ScriptRun, ...]:
 def _value_of(name: str, placed: Sequence[Placed], at: int) -> str:
     """The script path a variable was last given before the command at `at` (`SCRIPT=eval/run.sh`,
     also `$(dirname "$0")/run.sh`), where it is written out; "" where it is not."""
-    value = _value_before(name, placed, at) or ""
+    found = _assignment_before(name, placed, at)
+    value = found[0] if found is not None else ""
     rest = _SCRIPT_DIR.sub("", value)
     return value if rest.endswith((".sh", ".bash")) and "$" not in rest else ""
 
@@ -366,7 +370,7 @@ def _value_of(name: str, placed: Sequence[Placed], at: int) -> str:
 def _script(words: tuple[str, ...]) -> tuple[str, bool]:
     """The script a command runs (as written) and whether it is sourced; ("", False) for none."""
     at = 0
-    while at < len(words) and (words[at] in ("nohup", "exec", "time", "command", "env")
+    while at < len(words) and (words[at] in WRAPPERS or words[at] == "env"
                                or at and words[0] == "env" and ("=" in words[at] or words[at].startswith("-")
                                                                 or _SPREAD.fullmatch(words[at]) is not None)):
         at += 1  # wrappers, and `env`'s assignments (also spread from an array) and options

@@ -14,6 +14,7 @@ import re
 from abc import abstractmethod
 from typing import NamedTuple
 
+from portlint.analysis.scripts import WRAPPERS
 from portlint.model.sites import Command
 from portlint.model.source import Source
 from portlint.stages.extract.shell.lexer import (
@@ -38,13 +39,9 @@ _DQ_ESCAPED = re.compile(r"\\\r?\n|\\([$`\"\\])")
 _DOUBLED_BACKSLASH_NEWLINE = re.compile(r"\\\\(\r?\n)")
 _CLOSERS = frozenset("fi done esac }".split())
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_:.-]*")  # a function's name as bash takes it
-
-
 _CONTAINER_TOOLS = frozenset(("docker", "podman", "nerdctl"))
 _HOST_NETWORK = frozenset(("--network=host", "--net=host"))
-
-
-_ENTERING = frozenset(("docker", "podman", "nerdctl", "kubectl", "docker-compose", "sudo", "nohup", "time", "exec"))
+_ENTERING = _CONTAINER_TOOLS | {"kubectl", "docker-compose"} | WRAPPERS  # what may start a command `in_container` runs
 
 
 def _may_enter(first: str) -> bool:
@@ -57,7 +54,7 @@ def in_container(words: tuple[str, ...]) -> bool:
     (the container's network is not written here: portlint reports less), `docker run` without
     `--network host`, `docker compose exec`/`run`, `kubectl exec` (a pod's)."""
     at = 0
-    while at < len(words) and words[at] in ("sudo", "nohup", "time", "exec"):
+    while at < len(words) and words[at] in WRAPPERS:
         at += 1
     program = words[at].rsplit("/", 1)[-1] if at < len(words) else ""
     rest = words[at + 1:]

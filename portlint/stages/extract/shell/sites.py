@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
+from portlint.analysis.scripts import WRAPPERS
 from portlint.model.extraction import Suppression
 from portlint.model.naming import NameFilter, role_of
 from portlint.model.sites import Site
@@ -36,7 +37,6 @@ _OVERRIDE = re.compile(r"\+{0,2}([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)="
 _PYTHON_RUNNERS = re.compile(r"python[0-9.]*|torchrun|deepspeed")
 _PYTHON_LAUNCHERS = {"uv": "run", "accelerate": "launch"}
 _PRINTERS = frozenset(("echo", "printf", ":"))
-_WRAPPERS = frozenset(("nohup", "exec", "time", "sudo", "command"))
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9_-]*")  # `serve` of `vllm serve`: not an option, a path or a value
 _SHELL_C = re.compile(r"-[A-Za-z]*c")
 _SSH_OPTIONS_WITH_ARGUMENT = frozenset("BbcDEeFIiJLlmOopQRSWw")
@@ -88,7 +88,7 @@ class SiteReader(CommandReader):
         """What a command's options belong to (their sites' scope): the program and its subcommand
         (`vllm serve`, `ray start`), the module of `python -m`, the script Python runs."""
         texts = [self._unquoted(word.parts) for word in words[k:k + 4]]
-        while texts and texts[0] in _WRAPPERS:
+        while texts and texts[0] in WRAPPERS:
             texts = texts[1:]
         if not texts:
             return ""
