@@ -59,7 +59,7 @@ def calls_library_helpers(data: bytes) -> bool:
     one, and its import statements (parsed alone) import one."""
     if not port_helpers.mentioned(data):
         return False
-    head = _imports(data)
+    head = import_statements(data)
     if head is None:
         return False
     # `m.f` and `.f` are called as spelled; `f` is imported so, and may be called by a name alone
@@ -107,7 +107,7 @@ def _parse(data: bytes) -> ast.Module | None:
 
 
 @of_last
-def _imports(data: bytes) -> ast.Module | None:
+def import_statements(data: bytes) -> ast.Module | None:
     """The module with only its import statements (and the blocks they are in) parsed: what
     `Repository.externals` reads, for a file that names an exported helper, which may not import
     it (a whole parse at rules time, for nothing). Every import statement
@@ -149,7 +149,7 @@ def resolve(files: Iterable[tuple[str, bytes, Facts | None]]) -> dict[str, tuple
             if not repository.mentions(data):
                 continue
             if path not in heads:
-                heads[path] = _imports(data)
+                heads[path] = import_statements(data)
                 libraries[path] = calls_library_helpers(data)  # while its import tree is the one kept
             head = heads[path]
             externals = repository.externals(path, head) if head is not None else {}

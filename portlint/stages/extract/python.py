@@ -118,15 +118,16 @@ def _imported_fills(source: Source, finder: _SiteFinder) -> tuple[tuple[str, str
     """(module, function, setting) for each function of another module this one calls to fill a
     setting where it is unset (`port = os.getenv("MASTER_PORT")`, then `if port is None: port =
     find_free_port()`): its defaults are that setting's fallback too (the layout stage finds them).
-    Rare, so the imports are read from a tree of the whole module (the one walked may be sparse)."""
+    The imports are read from a tree of the module's import statements alone (the one walked may
+    be sparse, and have none)."""
     wanted = {callee: setting for callee, setting in finder.filled_calls.items()
               if callee.split(".", 1)[0] not in finder.defaults}
     if not wanted:
         return ()
-    try:
-        imports = imports_of(source.path, ast.parse(source.data))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    statements = sockets.import_statements(source.data)
+    if statements is None:
         return ()
+    imports = imports_of(source.path, statements)
     found = []
     for callee, setting in wanted.items():
         head, _, rest = callee.partition(".")
