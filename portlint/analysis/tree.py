@@ -18,6 +18,8 @@ from portlint.model.source import line_starts
 from portlint.speed.needles import of_last
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# How Python code reads an environment variable (`os.environ.get("X", default)`), as `dotted` spells the call.
+ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
 Located = ast.stmt | ast.expr  # the nodes that carry a position (a bare ast.AST has none)
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SKIPPED_FIELDS = frozenset(("ctx", "type_comment"))

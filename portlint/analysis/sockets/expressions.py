@@ -39,7 +39,7 @@ from portlint.analysis.sockets.values import (
     numeric,
     sockets_in,
 )
-from portlint.analysis.tree import Located, children, constant_index, dotted, is_string, names_in
+from portlint.analysis.tree import ENV_GETTERS, Located, children, constant_index, dotted, is_string, names_in
 
 if TYPE_CHECKING:
     from portlint.analysis.sockets.flow import Summary
@@ -410,7 +410,7 @@ class Evaluator(ABC):
         else:
             self.eval(func, state)
             name = ""
-        if dotted(func) in _ENV_GETTERS:  # `os.environ.get("MASTER_PORT", str(port))`: the default, or the variable's
+        if dotted(func) in ENV_GETTERS:  # `os.environ.get("MASTER_PORT", str(port))`: the default, or the variable's
             return positional[1][1] if len(positional) > 1 else keywords.get("default", (func, NOTHING))[1]
         made = self._constructed(node, name, positional, keywords, state)
         if made is not None:
@@ -582,7 +582,6 @@ def _target_name(generator: ast.comprehension) -> str:
     return generator.target.id if isinstance(generator.target, ast.Name) else ""
 
 
-_ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
 _LEVELS = frozenset(("debug", "info", "warning", "warn", "error", "exception", "critical", "fatal"))
 
 

@@ -50,7 +50,7 @@ from functools import lru_cache
 
 from portlint import analysis
 from portlint.analysis import rendezvous, sockets
-from portlint.analysis.tree import Visitor, dotted, imports_of, statement_holds_hot
+from portlint.analysis.tree import ENV_GETTERS, Visitor, dotted, imports_of, statement_holds_hot
 from portlint.model.extraction import Extraction, Suppression
 from portlint.model.naming import NameFilter, is_port_name, role_of
 from portlint.model.ports import BASE
@@ -63,7 +63,6 @@ from portlint.speed.switch import fast
 from portlint.stages.extract import prose, python_commands, suppression_in
 from portlint.tables.tool_defaults import mentions_tool
 
-_ENV_GETTERS = frozenset(("os.environ.get", "environ.get", "os.getenv", "getenv"))
 _ENV_SETDEFAULT = frozenset(("os.environ.setdefault", "environ.setdefault"))
 _ENV_MAPPINGS = frozenset(("os.environ", "environ"))
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -225,7 +224,7 @@ def _kept(data: bytes, definitions: list[tuple[str, int, int]], socket_code: boo
 def _env_getter(node: ast.AST) -> ast.Call | None:
     """The env getter a value reads (`os.environ.get("X")`, also inside `int(...)`/`str(...)`), or None."""
     inner = node.args[0] if isinstance(node, ast.Call) and dotted(node.func) in ("int", "str") and node.args else node
-    return inner if isinstance(inner, ast.Call) and dotted(inner.func) in _ENV_GETTERS else None
+    return inner if isinstance(inner, ast.Call) and dotted(inner.func) in ENV_GETTERS else None
 
 
 class _SiteFinder(Visitor):
@@ -445,7 +444,7 @@ class _SiteFinder(Visitor):
             return
         for node in ast.walk(value):
             callee = dotted(node.func) if isinstance(node, ast.Call) else ""
-            if callee and callee not in _ENV_GETTERS and callee not in ("int", "str"):
+            if callee and callee not in ENV_GETTERS and callee not in ("int", "str"):
                 self.filling.setdefault(id(node), setting)
                 self.filled.setdefault(callee.rsplit(".", 1)[-1], setting)
                 self.filled_calls.setdefault(callee, setting)
@@ -461,7 +460,7 @@ class _SiteFinder(Visitor):
         self.in_pod -= pod
 
     def _call(self, node: ast.Call, callee: str) -> None:
-        if callee in _ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
+        if callee in ENV_GETTERS | _ENV_SETDEFAULT and len(node.args) >= 2:
             self._fills(node.args[1], _string(node.args[0]))
             fed = self.env_defaults.get(id(node))
             self._literal(node.args[1], _string(node.args[0]), None, also=(fed,) if fed else ())
