@@ -295,7 +295,8 @@ def _contexts(site: Site) -> list[list[str]]:
     """What encloses a site, nearest first, each level's telling words: its parent keys (YAML), its
     class (Python: a function says what uses a port, not what serves it), then its folders (not
     the file: a file says where, not what)."""
-    levels: list[list[str]] = [words] if (words := [w for w in _words(_program(site)) if w not in _CONTEXT_FILLER]) else []
+    program = [w for w in _words(_program(site)) if w not in _CONTEXT_FILLER]  # a script option's program first
+    levels: list[list[str]] = [program] if program else []
     head = _INDEX.sub("", site.name).lstrip("-").rpartition(".")[0]
     scopes = head.split(".") if site.kind == "yaml" and head else \
         [part for part in (site.scope.split(".") if site.scope else []) if part[:1].isupper()]  # classes, not functions
