@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from portlint.config import baseline as baselines
 from portlint.config.build import Config
+from portlint.config.locate import inside, tomllib
 from portlint.engine import Options, Session, session
 from portlint.model.edits import Edit
 from portlint.model.files import FileState
@@ -326,7 +327,7 @@ def python_line_length(root: Path) -> int | None:
     flake8's `max-line-length` (79 unset) where a flake8 section is configured; None where
     neither checks line length. Only the root's files are read."""
     for name in (*_RUFF_FILES, "pyproject.toml"):
-        config = _toml(root / name)
+        config = _toml(root, root / name)
         ruff = config.get("tool", {}).get("ruff") if name == "pyproject.toml" else config or None
         if isinstance(ruff, dict):
             found = ruff.get("lint")
@@ -338,19 +339,20 @@ def python_line_length(root: Path) -> int | None:
                 return length if isinstance(length, int) and length > 0 else _RUFF_DEFAULT
             return None
     for name in _FLAKE8_FILES:
-        length = _flake8_length(root / name)
+        length = _flake8_length(root / name) if inside(root, root / name) else None
         if length is not None:
             return length
     return None
 
 
-def _toml(path: Path) -> dict:
-    import tomllib
-
+def _toml(root: Path, path: Path) -> dict:
+    """A TOML file of the repository's, {} where it is not there, leads outside the tree or does not parse."""
+    if not inside(root, path):
+        return {}
+    toml = tomllib()
     try:
-        with open(path, "rb") as handle:
-            found = tomllib.load(handle)
-    except (OSError, ValueError):
+        found = toml.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, toml.TOMLDecodeError, RecursionError):
         return {}
     return found if isinstance(found, dict) else {}
 

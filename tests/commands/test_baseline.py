@@ -190,3 +190,16 @@ def test_the_line_length_is_the_linters_where_it_checks_one(tmp_path: Path, file
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     assert python_line_length(tmp_path) == length
+
+
+def test_a_linter_config_that_leads_outside_the_tree_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "ruff.toml").write_text('line-length = 60\n[lint]\nselect = ["E"]\n')
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "ruff.toml").symlink_to(outside / "ruff.toml")
+    assert python_line_length(repo) is None
+    (repo / "ruff.toml").unlink()
+    (repo / "ruff.toml").write_text('line-length = 60\n[lint]\nselect = ["E"]\n')
+    assert python_line_length(repo) == 60
